@@ -1,0 +1,133 @@
+/**
+ * @file main.cu
+ * @brief Lesson 03's harness, shared by every version: options, inputs, the checked run, timing,
+ * report. A version file brings only reduce_workspace_bytes() and reduce_sum().
+ */
+#include "reduction.h"
+
+#include "cl_ceilings.h"
+#include "cl_check.h"
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "cl_options.h"
+#include "cl_report.h"
+#include "cl_timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_dist(const char *text, void *target, char *accepted, size_t len)
+{
+    input_dist *dist = (input_dist *)target;
+    if (strcmp(text, "real") == 0)
+        *dist = DIST_REAL;
+    else if (strcmp(text, "int") == 0)
+        *dist = DIST_INT;
+    else {
+        snprintf(accepted, len, "real or int");
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const float *in;
+    size_t n;
+    float *sum;
+    void *workspace;
+} run_args;
+
+static void launch(void *context, cudaStream_t stream)
+{
+    const run_args *a = (const run_args *)context;
+    reduce_sum(a->in, a->n, a->sum, a->workspace, stream);
+}
+
+int main(int argc, char **argv)
+{
+    cl_options opt;
+    input_dist dist = DIST_REAL;
+    const cl_extra_option extra[] = {
+        {"dist", "D", "inputs: real (mixed signs and magnitudes) or int ({-1,0,1}, exact sums)",
+         "real", parse_dist, &dist}};
+    cl_options_defaults(&opt, 1u << 24);
+    cl_parse_options(argc, argv, "Lesson 03: the sum of n floats, checked against a double sum.",
+                     &opt, extra, 1);
+
+    const char *n_text = opt.n_text;
+    const size_t n = (size_t)opt.n;
+    const size_t input_bytes = cl_buffer_bytes(n_text, opt.n, sizeof(float));
+
+    cl_device_info dev;
+    cl_device_open(opt.device, &dev);
+    const size_t workspace_bytes = reduce_workspace_bytes(n);
+    cl_require_device_memory(&dev, n_text, input_bytes + workspace_bytes + sizeof(float));
+
+    float *host = (float *)malloc(input_bytes);
+    if (host == NULL) {
+        fprintf(stderr, "--n %s: the inputs do not fit in host memory\n", n_text);
+        return 2;
+    }
+    fill_inputs(host, n, dist, opt.seed);
+
+    float *d_in = NULL, *d_sum = NULL;
+    void *d_workspace = NULL;
+    cudaStream_t stream;
+    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CL_CUDA_CHECK(cudaMalloc(&d_in, input_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_sum, sizeof(float)));
+    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
+    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
+    CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
+    run_args args = {d_in, n, d_sum, d_workspace};
+
+    cl_report report;
+    memset(&report, 0, sizeof report);
+    report.lesson = "03-reduction";
+    const char *slash = strrchr(argv[0], '/');
+    report.version = slash ? slash + 1 : argv[0];
+    char size_text[32];
+    cl_format_size(opt.n, size_text, sizeof size_text);
+    snprintf(report.case_text, sizeof report.case_text, "n=%s dist=%s", size_text,
+             dist == DIST_INT ? "int" : "real");
+    report.n = opt.n;
+    report.warmup = opt.warmup;
+
+    /* The checked run: the output starts as NaN, so a sum nobody wrote fails. */
+    report.checked = opt.check;
+    if (opt.check) {
+        double ref, ref_abs;
+        reference_sum(host, n, &ref, &ref_abs);
+        const int exact = sum_is_exact_in_float(host, n, ref_abs);
+        cl_poison(d_sum, sizeof(float), stream);
+        launch(&args, stream);
+        CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+        float got;
+        CL_CUDA_CHECK(cudaMemcpy(&got, d_sum, sizeof got, cudaMemcpyDeviceToHost));
+        report.check = cl_check_scaled(got, ref, ref_abs, reduction_tolerance(n, exact),
+                                       exact ? "|sum - ref| / sum|x|, exact integers"
+                                             : "|sum - ref| / sum|x|");
+    }
+    free(host);
+
+    if (opt.repeat > 0) {
+        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
+        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat);
+        report.work = (double)input_bytes;
+        report.unit_per_second = 1e9;
+        report.unit = "GB/s";
+        report.ceiling = ceilings.read_gbps;
+        report.ceiling_name = "read bandwidth";
+    } else {
+        report.unit = "GB/s";
+        report.ceiling_name = "read bandwidth";
+    }
+    cl_print_report(&report, &dev, opt.csv);
+
+    CL_CUDA_CHECK(cudaFree(d_in));
+    CL_CUDA_CHECK(cudaFree(d_sum));
+    CL_CUDA_CHECK(cudaFree(d_workspace));
+    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    return report.checked && !report.check.pass ? 1 : 0;
+}

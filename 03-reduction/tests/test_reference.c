@@ -1,0 +1,87 @@
+/**
+ * @file test_reference.c
+ * @brief CPU tests of lesson 03's inputs, reference and tolerance: no GPU needed.
+ */
+#include "reduction.h"
+
+#include "cl_check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures = 0;
+
+#define EXPECT(cond)                                                          \
+    do {                                                                      \
+        if (!(cond)) {                                                        \
+            failures++;                                                       \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                     \
+    } while (0)
+
+int main(void)
+{
+    const size_t n = 100003;
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    double sum, sum_abs;
+
+    /* The same seed gives the same inputs; another seed, others. Never all zeros. */
+    fill_inputs(x, n, DIST_REAL, 7);
+    fill_inputs(y, n, DIST_REAL, 7);
+    int same = 1, nonzero = 0, negative = 0, big = 0, small = 0;
+    for (size_t i = 0; i < n; i++) {
+        same &= x[i] == y[i];
+        nonzero += x[i] != 0.0f;
+        negative += x[i] < 0.0f;
+        big += fabsf(x[i]) > 4.0f;
+        small += fabsf(x[i]) < 0.25f;
+    }
+    EXPECT(same);
+    EXPECT(nonzero > (int)(n * 0.99));
+    EXPECT(negative > (int)(n / 10) && big > (int)(n / 100) && small > (int)(n / 20));
+    fill_inputs(y, n, DIST_REAL, 8);
+    EXPECT(x[0] != y[0] || x[1] != y[1]);
+
+    /* The reference agrees with a plain long double sum. */
+    long double plain = 0.0L, plain_abs = 0.0L;
+    for (size_t i = 0; i < n; i++) {
+        plain += x[i];
+        plain_abs += fabsl((long double)x[i]);
+    }
+    reference_sum(x, n, &sum, &sum_abs);
+    EXPECT(fabs(sum - (double)plain) <= 1e-12 * (double)plain_abs);
+    EXPECT(fabs(sum_abs - (double)plain_abs) <= 1e-12 * (double)plain_abs);
+    EXPECT(!sum_is_exact_in_float(x, n, sum_abs));
+
+    /* int inputs: {-1, 0, 1}, all three present; exact while sum|x| <= 2^24. */
+    fill_inputs(y, n, DIST_INT, 3);
+    int counts[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        if (y[i] == -1.0f || y[i] == 0.0f || y[i] == 1.0f)
+            counts[(int)y[i] + 1]++;
+    EXPECT(counts[0] + counts[1] + counts[2] == (int)n);
+    EXPECT(counts[0] > (int)(n / 4) && counts[1] > (int)(n / 4) && counts[2] > (int)(n / 4));
+    reference_sum(y, n, &sum, &sum_abs);
+    EXPECT(sum == (double)(counts[2] - counts[0]) && sum_abs == (double)(counts[0] + counts[2]));
+    EXPECT(sum_is_exact_in_float(y, n, sum_abs));
+    EXPECT(!sum_is_exact_in_float(y, n, 16777217.0));
+
+    /* The tolerance: zero when exact, gamma_h otherwise, and a one-off error of a whole element
+       fails at the sizes where the tests use real inputs. */
+    EXPECT(reduction_tolerance(n, 1) == 0.0);
+    EXPECT(reduction_tolerance(1000, 0) == cl_float_gamma(65.0));
+    EXPECT(reduction_tolerance((size_t)1 << 28, 0) == cl_float_gamma(4096.0 + 64.0));
+    {
+        const size_t m = 1000;
+        reference_sum(x, m, &sum, &sum_abs);
+        const double dropped = sum - x[m - 1];
+        EXPECT(!cl_check_scaled(dropped, sum, sum_abs, reduction_tolerance(m, 0), "").pass);
+        const double rounded = (double)(float)sum;
+        EXPECT(cl_check_scaled(rounded, sum, sum_abs, reduction_tolerance(m, 0), "").pass);
+    }
+    free(x);
+    free(y);
+    printf("%s\n", failures ? "FAILED" : "all reference tests passed");
+    return failures ? 1 : 0;
+}

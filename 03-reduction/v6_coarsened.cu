@@ -1,0 +1,91 @@
+/**
+ * @file v6_coarsened.cu
+ * @brief v6: thread coarsening — a grid sized to fill the GPU once, each thread summing many
+ * elements in a grid-stride loop, then one small second launch over the block sums.
+ *
+ * v1 to v5 start one thread per one or two inputs and pay for a whole tree per 256 or 512 inputs.
+ * Here each thread first adds ~n / (blocks × 512) elements in registers (no shared memory, no
+ * barrier), and the tree runs once per block, with shuffles for the warp and shared memory only
+ * for the 16 warp sums. The grid is what the GPU holds at once (multiprocessors × resident blocks,
+ * at least 256 blocks so no thread chains more than n/65536 additions); of 128, 256 and 512
+ * threads, 512 measured best for v8 on the H100 at 2^20 and 2^28, so v6 to v8 share it. On the
+ * H100 v6 is slower than v5 from 2^24 up: one 4-byte load in flight per thread is too little to
+ * cover DRAM latency with a grid this small (see v7). Seed 001's coarsened kernel uses `unsigned int`
+ * indices, so `i += gridSize` wraps for n near 2^32; here indices are size_t.
+ * Measured on the H100: see the lesson page.
+ */
+#include "cl_cuda_check.h"
+#include "reduction.h"
+
+#define BLOCK_SIZE 512
+#define WARPS (BLOCK_SIZE / 32)
+#define MIN_BLOCKS 256
+
+static __device__ float warp_sum(float x)
+{
+    for (int offset = 16; offset > 0; offset >>= 1)
+        x += __shfl_down_sync(0xffffffffu, x, offset);
+    return x;
+}
+
+/* The block's total, valid in thread 0. */
+static __device__ float block_sum(float x)
+{
+    __shared__ float warp_sums[WARPS];
+    x = warp_sum(x);
+    if (threadIdx.x % 32 == 0)
+        warp_sums[threadIdx.x / 32] = x;
+    __syncthreads();
+    x = threadIdx.x < WARPS ? warp_sums[threadIdx.x] : 0.0f;
+    return threadIdx.x < 32 ? warp_sum(x) : x;
+}
+
+__global__ void reduce_coarsened(const float *in, size_t n, float *block_sums)
+{
+    const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
+    float x = 0.0f;
+    for (size_t i = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x; i < n; i += stride)
+        x += in[i];
+    x = block_sum(x);
+    if (threadIdx.x == 0)
+        block_sums[blockIdx.x] = x;
+}
+
+/* Blocks the whole GPU holds at once; asked once, outside the timed launches that follow. */
+static size_t resident_blocks(void)
+{
+    static size_t blocks = 0;
+    if (blocks == 0) {
+        int device, sms, per_sm;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_coarsened,
+                                                                    BLOCK_SIZE, 0));
+        blocks = (size_t)sms * (size_t)per_sm;
+        if (blocks < MIN_BLOCKS)
+            blocks = MIN_BLOCKS;
+    }
+    return blocks;
+}
+
+static size_t grid_for(size_t n)
+{
+    const size_t wanted = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
+    const size_t limit = resident_blocks();
+    return wanted < limit ? wanted : limit;
+}
+
+size_t reduce_workspace_bytes(size_t n)
+{
+    return grid_for(n) * sizeof(float);
+}
+
+void reduce_sum(const float *in, size_t n, float *sum, void *workspace, cudaStream_t stream)
+{
+    float *block_sums = (float *)workspace;
+    const size_t blocks = grid_for(n);
+    reduce_coarsened<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
+    CL_LAUNCH_CHECK("reduce_coarsened");
+    reduce_coarsened<<<1, BLOCK_SIZE, 0, stream>>>(block_sums, blocks, sum);
+    CL_LAUNCH_CHECK("reduce_coarsened (block sums)");
+}

@@ -1,0 +1,195 @@
+# cuda-lessons build plumbing: GPU architectures, the common library, and one function that turns a
+# lesson folder into executables, tests and a runner target.
+include_guard(GLOBAL)
+
+# ---- Architectures (must be decided before project() enables CUDA) ------------------------------
+# A user with a GPU gets code for that GPU without naming it; a machine with no GPU (CI) builds
+# sm_75 and sm_90 (each as machine code plus PTX, so newer GPUs can JIT). CMAKE_CUDA_ARCHITECTURES
+# and the CUDAARCHS environment variable override as usual. We do not use "native": CMake 3.25
+# stops with an error on a machine that has no GPU.
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+  set(_cl_archs "75;90")
+  find_program(_cl_nvidia_smi nvidia-smi)
+  if(_cl_nvidia_smi)
+    execute_process(COMMAND ${_cl_nvidia_smi} --query-gpu=compute_cap --format=csv,noheader
+                    OUTPUT_VARIABLE _cl_caps RESULT_VARIABLE _cl_smi_rc ERROR_QUIET
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(_cl_smi_rc EQUAL 0 AND _cl_caps MATCHES "^[0-9]+\\.[0-9]+")
+      string(REPLACE "." "" _cl_caps "${_cl_caps}")
+      string(REPLACE "\n" ";" _cl_caps "${_cl_caps}")
+      list(REMOVE_DUPLICATES _cl_caps)
+      set(_cl_archs "${_cl_caps}")
+    endif()
+  endif()
+  set(CMAKE_CUDA_ARCHITECTURES "${_cl_archs}" CACHE STRING "GPU architectures to build for")
+  message(STATUS "cuda-lessons: building for CUDA architectures ${_cl_archs}")
+endif()
+
+if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+  set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
+endif()
+set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
+
+set(CUDA_LESSONS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." CACHE INTERNAL "")
+cmake_path(NORMAL_PATH CUDA_LESSONS_ROOT)
+
+# ---- Once per build tree ------------------------------------------------------------------------
+macro(cuda_lessons_setup)
+  if(NOT TARGET cl_common)
+    set(CMAKE_C_STANDARD 11)
+    set(CMAKE_C_EXTENSIONS ON) # gmtime_r, getopt_long
+    set(CMAKE_CUDA_STANDARD 17)
+    find_package(CUDAToolkit 12.0 REQUIRED)
+    enable_testing()
+    find_program(CUDA_LESSONS_SANITIZER compute-sanitizer
+                 HINTS "${CUDAToolkit_BIN_DIR}" "${CUDAToolkit_BIN_DIR}/../compute-sanitizer")
+    add_subdirectory("${CUDA_LESSONS_ROOT}/common" "${CMAKE_BINARY_DIR}/common")
+  endif()
+endmacro()
+
+function(_cl_add_expect_test name code regex)
+  cmake_parse_arguments(T "" "LABEL" "COMMAND;ENVIRONMENT" ${ARGN})
+  add_test(NAME ${name} COMMAND cl_expect ${code} "${regex}" -- ${T_COMMAND})
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABEL}" SKIP_RETURN_CODE 77)
+  if(T_ENVIRONMENT)
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${T_ENVIRONMENT}")
+  endif()
+endfunction()
+
+# cuda_lessons_add_lesson(
+#   NAME 03-reduction                  folder name, also bin/<NAME>/ and the target suffixes
+#   HARNESS main.cu reference.c        the lesson's harness, built once and linked into every program
+#   LIBRARIES ...                      libraries every program links (e.g. CUDA::cublas)
+#   RUN_CASES "--n 2^20" ...           the runner's cases (each becomes one table)
+#   TEST_CASES name "args" ...         gpu tests: every program with these arguments
+#   LARGE_TEST_CASES name "args" ...   the same, run one at a time (big memory)
+#   SANITIZE_ARGS ...                  arguments for the compute-sanitizer runs (a small size)
+#   BAD_INPUTS name code "regex" "args" ...  lesson-specific bad inputs (cpu tests))
+# Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
+# the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
+function(cuda_lessons_add_lesson)
+  cmake_parse_arguments(L "" "NAME"
+                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS"
+                        ${ARGN})
+  set(lesson ${L_NAME})
+  set(bin_dir "${CMAKE_BINARY_DIR}/bin/${lesson}")
+  file(GLOB programs CONFIGURE_DEPENDS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}"
+       "${CMAKE_CURRENT_SOURCE_DIR}/v[0-9]*_*.cu" "${CMAKE_CURRENT_SOURCE_DIR}/baseline_*.cu")
+  list(SORT programs COMPARE NATURAL)
+
+  add_library(${lesson}_harness STATIC ${L_HARNESS})
+  target_include_directories(${lesson}_harness PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(${lesson}_harness PUBLIC cl_common ${L_LIBRARIES})
+
+  set(targets "")
+  foreach(source IN LISTS programs)
+    get_filename_component(stem "${source}" NAME_WE)
+    set(target ${lesson}_${stem})
+    add_executable(${target} "${source}")
+    target_link_libraries(${target} PRIVATE ${lesson}_harness)
+    set_target_properties(${target} PROPERTIES OUTPUT_NAME ${stem}
+                          RUNTIME_OUTPUT_DIRECTORY "${bin_dir}")
+    list(APPEND targets ${target})
+
+    # gpu: every program at awkward and large sizes (skipped with 77 where there is no device)
+    foreach(cases_kind TEST_CASES LARGE_TEST_CASES)
+      set(cases ${L_${cases_kind}})
+      while(cases)
+        list(POP_FRONT cases case_name case_args)
+        separate_arguments(case_args UNIX_COMMAND "${case_args}")
+        add_test(NAME ${lesson}/${stem}/${case_name}
+                 COMMAND ${target} ${case_args} --repeat 1 --warmup 0)
+        set_tests_properties(${lesson}/${stem}/${case_name} PROPERTIES LABELS gpu
+                             SKIP_RETURN_CODE 77)
+        if(cases_kind STREQUAL "LARGE_TEST_CASES")
+          set_tests_properties(${lesson}/${stem}/${case_name} PROPERTIES RUN_SERIAL TRUE)
+        endif()
+      endwhile()
+    endforeach()
+
+    # sanitize: memcheck, racecheck, synccheck at a small size, checked but not timed
+    foreach(tool memcheck racecheck synccheck)
+      set(test ${lesson}/${stem}/sanitize-${tool})
+      # without compute-sanitizer (or a device) cl_sanitize exits 77: reported as skipped
+      add_test(NAME ${test} COMMAND cl_sanitize "${CUDA_LESSONS_SANITIZER}" ${tool}
+               $<TARGET_FILE:${target}> ${L_SANITIZE_ARGS} --repeat 0)
+      set_tests_properties(${test} PROPERTIES LABELS sanitize SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+
+  # cpu: the error paths every program shares, exercised on the first one
+  list(GET targets 0 first)
+  set(p $<TARGET_FILE:${first}>)
+  set(t ${lesson}/options)
+  _cl_add_expect_test(${t}/help 0 "--n SIZE.*--repeat R.*--warmup W.*--seed S.*--device D.*--csv.*--no-check"
+                      LABEL cpu COMMAND ${p} --help)
+  _cl_add_expect_test(${t}/unknown-option 2 "--bogus: unknown" LABEL cpu COMMAND ${p} --bogus)
+  _cl_add_expect_test(${t}/missing-value 2 "--n: missing value" LABEL cpu COMMAND ${p} --n)
+  _cl_add_expect_test(${t}/not-a-number 2 "--n abc: not a size" LABEL cpu COMMAND ${p} --n abc)
+  _cl_add_expect_test(${t}/trailing-garbage 2 "--n 16Mx: not a size" LABEL cpu COMMAND ${p} --n 16Mx)
+  _cl_add_expect_test(${t}/zero-size 2 "--n 0: the size must be at least 1" LABEL cpu
+                      COMMAND ${p} --n 0)
+  _cl_add_expect_test(${t}/negative-size 2 "--n -5: not a size" LABEL cpu COMMAND ${p} --n -5)
+  _cl_add_expect_test(${t}/size-overflows-64-bits 2 "--n 2\\^64: not a size" LABEL cpu
+                      COMMAND ${p} --n 2^64)
+  _cl_add_expect_test(${t}/buffers-overflow 2 "--n 2\\^62.*too large" LABEL cpu
+                      COMMAND ${p} --n 2^62)
+  _cl_add_expect_test(${t}/bad-repeat 2 "--repeat x: expected a whole number" LABEL cpu
+                      COMMAND ${p} --repeat x)
+  _cl_add_expect_test(${t}/negative-warmup 2 "--warmup -1: expected a whole number" LABEL cpu
+                      COMMAND ${p} --warmup -1)
+  _cl_add_expect_test(${t}/bad-seed 2 "--seed 1.5: expected a whole number" LABEL cpu
+                      COMMAND ${p} --seed 1.5)
+  _cl_add_expect_test(${t}/bad-device 2 "--device gpu0: expected a device index" LABEL cpu
+                      COMMAND ${p} --device gpu0)
+  _cl_add_expect_test(${t}/stray-argument 2 "extra: unexpected argument" LABEL cpu
+                      COMMAND ${p} extra)
+  _cl_add_expect_test(${t}/no-device 77 "^no CUDA device found" LABEL cpu
+                      COMMAND ${p} --n 1000 ENVIRONMENT CUDA_VISIBLE_DEVICES=-1)
+  # these two need a device to get past device selection
+  _cl_add_expect_test(${t}/device-out-of-range 2 "--device 999: no such device" LABEL gpu
+                      COMMAND ${p} --device 999)
+  _cl_add_expect_test(${t}/does-not-fit 2 "--n 2\\^40: needs .* of device memory.* free" LABEL gpu
+                      COMMAND ${p} --n 2^40)
+  set(bad ${L_BAD_INPUTS})
+  while(bad)
+    list(POP_FRONT bad bad_name bad_code bad_regex bad_args)
+    separate_arguments(bad_args UNIX_COMMAND "${bad_args}")
+    _cl_add_expect_test(${t}/${bad_name} ${bad_code} "${bad_regex}" LABEL cpu
+                        COMMAND ${p} ${bad_args})
+  endwhile()
+
+  # the runner: one table per case; `run-<lesson>` here, `run` for every lesson
+  set(runner_args "")
+  foreach(c IN LISTS L_RUN_CASES)
+    list(APPEND runner_args --case "${c}")
+  endforeach()
+  add_custom_target(run-${lesson}
+                    COMMAND cl_runner --skip-ok ${runner_args} "${bin_dir}"
+                    DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
+                    COMMENT "Running every version of ${lesson}")
+  set(results_csv "${CUDA_LESSONS_ROOT}/docs/results/${lesson}.csv")
+  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
+  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_COMMANDS
+               COMMAND $<TARGET_FILE:cl_runner> --skip-ok ${runner_args} "${bin_dir}")
+  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RESULT_COMMANDS
+               COMMAND $<TARGET_FILE:cl_runner> ${runner_args} --csv "${results_csv}" "${bin_dir}")
+  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_TARGETS ${targets})
+endfunction()
+
+# After every lesson: `run` runs all runners one after another (never in parallel: they time the
+# GPU); `results` re-measures every lesson into docs/results/<lesson>.csv and regenerates the pages.
+function(cuda_lessons_finish)
+  get_property(run_commands GLOBAL PROPERTY CUDA_LESSONS_RUN_COMMANDS)
+  get_property(result_commands GLOBAL PROPERTY CUDA_LESSONS_RESULT_COMMANDS)
+  get_property(targets GLOBAL PROPERTY CUDA_LESSONS_TARGETS)
+  add_custom_target(run ${run_commands} DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
+                    COMMENT "Running every lesson")
+  add_custom_target(results
+                    COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
+                    ${result_commands}
+                    COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
+                            -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
+                    DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
+                    COMMENT "Measuring every lesson into docs/results/ (needs a GPU)")
+endfunction()

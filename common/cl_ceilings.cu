@@ -1,0 +1,98 @@
+/**
+ * @file cl_ceilings.cu
+ * @brief Probes for the device's read bandwidth and FP32 rate, so "% of ceiling" holds on any GPU.
+ */
+#include "cl_ceilings.h"
+
+#include "cl_cuda_check.h"
+#include "cl_timing.h"
+
+#include <stddef.h>
+
+#define PROBE_BLOCK 256
+#define FMA_CHAINS 8
+#define FMA_ITERATIONS 4096
+
+/* 16-byte loads, several in flight per thread: the access pattern the memory-bound lessons aim for. */
+__global__ void read_probe(const float4 *in, size_t count, float *sink)
+{
+    float acc = 0.0f;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+#pragma unroll 4
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+        const float4 v = in[i];
+        acc += (v.x + v.y) + (v.z + v.w);
+    }
+    if (acc == 1234.5f) /* never true for the fill below; keeps the loads alive */
+        *sink = acc;
+}
+
+/* Independent chains hide the FMA latency, so the issue rate is the limit. */
+__global__ void fma_probe(float a, float b, float *sink)
+{
+    float x[FMA_CHAINS];
+#pragma unroll
+    for (int c = 0; c < FMA_CHAINS; c++)
+        x[c] = threadIdx.x * 1e-3f + c;
+    for (int i = 0; i < FMA_ITERATIONS; i++) {
+#pragma unroll
+        for (int c = 0; c < FMA_CHAINS; c++)
+            x[c] = fmaf(x[c], a, b);
+    }
+    float s = 0.0f;
+#pragma unroll
+    for (int c = 0; c < FMA_CHAINS; c++)
+        s += x[c];
+    if (s == 1234.5f)
+        *sink = s;
+}
+
+typedef struct {
+    const float4 *in;
+    size_t count;
+    float *sink;
+    unsigned blocks;
+} probe_args;
+
+static void launch_read(void *context, cudaStream_t stream)
+{
+    const probe_args *p = (const probe_args *)context;
+    read_probe<<<p->blocks, PROBE_BLOCK, 0, stream>>>(p->in, p->count, p->sink);
+    CL_LAUNCH_CHECK("read_probe");
+}
+
+static void launch_fma(void *context, cudaStream_t stream)
+{
+    const probe_args *p = (const probe_args *)context;
+    fma_probe<<<p->blocks, PROBE_BLOCK, 0, stream>>>(0.999f, 0.001f, p->sink);
+    CL_LAUNCH_CHECK("fma_probe");
+}
+
+cl_ceilings cl_measure_ceilings(const cl_device_info *dev)
+{
+    cl_ceilings c;
+    size_t free_bytes = 0, total_bytes = 0;
+    CL_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    size_t bytes = (size_t)1 << 30;
+    while (bytes > free_bytes / 4 && bytes > ((size_t)64 << 20))
+        bytes /= 2;
+    void *buffer = NULL;
+    float *sink = NULL;
+    CL_CUDA_CHECK(cudaMalloc(&buffer, bytes));
+    CL_CUDA_CHECK(cudaMalloc(&sink, sizeof(float)));
+    CL_CUDA_CHECK(cudaMemset(buffer, 0, bytes));
+
+    const unsigned blocks_per_sm = (unsigned)(dev->max_threads_per_sm / PROBE_BLOCK);
+    probe_args args = {(const float4 *)buffer, bytes / sizeof(float4), sink,
+                       (unsigned)dev->sm_count * (blocks_per_sm ? blocks_per_sm : 1)};
+    const cl_timing read = cl_time_launches(dev, launch_read, &args, 2, 10);
+    c.read_gbps = (double)bytes / (read.min_ms * 1e6);
+
+    const cl_timing fma = cl_time_launches(dev, launch_fma, &args, 2, 10);
+    const double flops = 2.0 * FMA_CHAINS * FMA_ITERATIONS * (double)args.blocks * PROBE_BLOCK;
+    c.fp32_gflops = flops / (fma.min_ms * 1e6);
+
+    CL_CUDA_CHECK(cudaFree(buffer));
+    CL_CUDA_CHECK(cudaFree(sink));
+    return c;
+}

@@ -1,0 +1,53 @@
+/**
+ * @file cl_check.h
+ * @brief Comparing with a CPU reference: errors, tolerances, and outputs poisoned before the run.
+ */
+#ifndef CL_CHECK_H
+#define CL_CHECK_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The verdict of one comparison, as the report prints it. */
+typedef struct {
+    double error;       /**< the metric below; NaN or infinity when the output was */
+    double tolerance;   /**< the largest error that passes */
+    int pass;           /**< error <= tolerance; never true for NaN */
+    const char *metric; /**< how the error is measured, in words */
+} cl_check_result;
+
+/** Unit roundoff of float: 2^-24. */
+#define CL_FLOAT_UNIT_ROUNDOFF 5.9604644775390625e-08
+
+/**
+ * Higham's gamma_h = h u / (1 - h u) for float: the relative bound on a sum whose longest chain of
+ * dependent additions is @p h. Returns infinity when h u >= 1 (no bound).
+ */
+double cl_float_gamma(double h);
+
+/**
+ * |got - ref| / scale against @p tolerance. With scale = sum |x_i| this is the error measure that
+ * the summation bounds speak of. NaN in @p got fails.
+ */
+cl_check_result cl_check_scaled(double got, double ref, double scale, double tolerance,
+                                const char *metric);
+
+/**
+ * max_i |got_i - ref_i| / max_i |ref_i| (the infinity-norm relative error) against @p tolerance.
+ * Any NaN or infinity in @p got fails, and so does n == 0.
+ */
+cl_check_result cl_check_array_f32(const float *got, const double *ref, size_t n, double tolerance);
+
+/** Fills @p bytes of device memory with 0xFF: as floats that is NaN, as integers 0xFFFFFFFF. */
+void cl_poison(void *device_ptr, size_t bytes, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

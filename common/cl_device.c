@@ -1,0 +1,112 @@
+/**
+ * @file cl_device.c
+ * @brief Device selection (exit 77 without a usable device) and the memory-fit check (exit 2).
+ */
+#include "cl_device.h"
+
+#include "cl_cuda_check.h"
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+void cl_cuda_check_(cudaError_t err, const char *call, const char *file, int line)
+{
+    if (err == cudaSuccess)
+        return;
+    fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", file, line, call, cudaGetErrorString(err),
+            cudaGetErrorName(err));
+    exit(1);
+}
+
+static void version_text(int version, char *out, size_t len)
+{
+    snprintf(out, len, "%d.%d", version / 1000, (version % 1000) / 10);
+}
+
+void cl_device_open(int index, cl_device_info *info)
+{
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        /* cudaErrorNoDevice, cudaErrorInsufficientDriver, a missing libcuda…: all mean "cannot run
+           here", which CTest reports as skipped through exit code 77. */
+        fprintf(stderr, "no CUDA device found: %s\n",
+                err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices");
+        exit(77);
+    }
+    if (index >= count) {
+        fprintf(stderr, "--device %d: no such device (%d found, indices 0 to %d)\n", index, count,
+                count - 1);
+        exit(2);
+    }
+    CL_CUDA_CHECK(cudaSetDevice(index));
+    struct cudaDeviceProp prop;
+    CL_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
+    info->index = index;
+    snprintf(info->name, sizeof info->name, "%s", prop.name);
+    info->cc_major = prop.major;
+    info->cc_minor = prop.minor;
+    info->sm_count = prop.multiProcessorCount;
+    info->max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    info->l2_bytes = prop.l2CacheSize;
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&info->sm_clock_khz, cudaDevAttrClockRate, index));
+    CL_CUDA_CHECK(cudaDriverGetVersion(&info->driver_version));
+    CL_CUDA_CHECK(cudaRuntimeGetVersion(&info->runtime_version));
+    version_text(info->driver_version, info->driver_text, sizeof info->driver_text);
+    version_text(info->runtime_version, info->runtime_text, sizeof info->runtime_text);
+    /* The first runtime call that needs a context creates it here; a driver too old for this
+       build fails now, not in the middle of a run. */
+    const cudaError_t ctx = cudaMemGetInfo(&info->free_bytes, &info->total_bytes);
+    if (ctx == cudaErrorInsufficientDriver || ctx == cudaErrorCompatNotSupportedOnDevice ||
+        ctx == cudaErrorSystemDriverMismatch || ctx == cudaErrorNoDevice) {
+        fprintf(stderr, "no usable CUDA device: %s\n", cudaGetErrorString(ctx));
+        exit(77);
+    }
+    CL_CUDA_CHECK(ctx);
+}
+
+void cl_format_bytes(size_t bytes, char *out, size_t out_len)
+{
+    const double b = (double)bytes;
+    if (b >= 1024.0 * 1024 * 1024)
+        snprintf(out, out_len, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+    else if (b >= 1024.0 * 1024)
+        snprintf(out, out_len, "%.2f MiB", b / (1024.0 * 1024));
+    else
+        snprintf(out, out_len, "%zu bytes", bytes);
+}
+
+void cl_require_device_memory(const cl_device_info *info, const char *n_text, size_t bytes)
+{
+    /* Keep a margin for the L2-flush buffer, the ceiling probes and the runtime itself. */
+    const size_t margin = (size_t)256 << 20;
+    if (bytes <= info->free_bytes && info->free_bytes - bytes >= margin)
+        return;
+    char need[32], have[32];
+    cl_format_bytes(bytes, need, sizeof need);
+    cl_format_bytes(info->free_bytes, have, sizeof have);
+    fprintf(stderr, "--n %s: needs %s of device memory (plus 256 MiB of working room), %s free on %s\n",
+            n_text, need, have, info->name);
+    exit(2);
+}
+
+size_t cl_buffer_bytes(const char *n_text, unsigned long long count, size_t elem_bytes)
+{
+    size_t bytes;
+    if (count > SIZE_MAX || __builtin_mul_overflow((size_t)count, elem_bytes, &bytes)) {
+        fprintf(stderr, "--n %s: too large, the buffers would need more than 2^64 bytes\n", n_text);
+        exit(2);
+    }
+    return bytes;
+}
+
+void cl_today(char *out, size_t out_len)
+{
+    const time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(out, out_len, "%Y-%m-%d", &utc);
+}

@@ -1,0 +1,58 @@
+/**
+ * @file cl_device.h
+ * @brief Choosing the device, describing it, and refusing sizes that do not fit in its memory.
+ */
+#ifndef CL_DEVICE_H
+#define CL_DEVICE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a report says about the device in use. */
+typedef struct {
+    int index;
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int max_threads_per_sm;
+    int l2_bytes;
+    int sm_clock_khz;     /**< from cudaDevAttrClockRate (CUDA 13 dropped cudaDeviceProp::clockRate) */
+    int driver_version;   /**< e.g. 13000 */
+    int runtime_version;  /**< e.g. 13000 */
+    char driver_text[32]; /**< "13.0", from the runtime's own report */
+    char runtime_text[32];
+    size_t free_bytes, total_bytes;
+} cl_device_info;
+
+/**
+ * Selects device @p index and fills @p info. No device or an unusable driver: one line, exit 77.
+ * An index past the last device: one line, exit 2.
+ */
+void cl_device_open(int index, cl_device_info *info);
+
+/**
+ * Exits 2 with "--n VALUE: needs X of device memory, Y free" when @p bytes (all buffers of the run)
+ * do not fit in the device's free memory. @p n_text is the size as the user wrote it.
+ */
+void cl_require_device_memory(const cl_device_info *info, const char *n_text, size_t bytes);
+
+/**
+ * Returns @p count × @p elem_bytes, or exits 2 with "--n VALUE: the buffers would need more than
+ * 2^64 bytes" when the product overflows size_t.
+ */
+size_t cl_buffer_bytes(const char *n_text, unsigned long long count, size_t elem_bytes);
+
+/** Formats a byte count for people: "8.00 GiB". */
+void cl_format_bytes(size_t bytes, char *out, size_t out_len);
+
+/** The UTC date "YYYY-MM-DD" of this run. */
+void cl_today(char *out, size_t out_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,79 @@
+/**
+ * @file cl_report.c
+ * @brief Reporting: names the device, size, version, times, throughput and % of the ceiling.
+ */
+#include "cl_report.h"
+
+#include <math.h>
+#include <stdio.h>
+
+double cl_report_throughput(const cl_report *r)
+{
+    if (r->timing.repeats <= 0 || r->timing.median_ms <= 0.0)
+        return 0.0;
+    return r->work / (r->timing.median_ms * 1e-3) / r->unit_per_second;
+}
+
+void cl_format_size(unsigned long long n, char *out, size_t out_len)
+{
+    /* The nearest power of two at or below n, and what is left over when that is small. */
+    int p = 0;
+    while (p < 63 && (1ull << (p + 1)) <= n)
+        p++;
+    const unsigned long long rest = n - (1ull << p);
+    if (p >= 10 && rest == 0)
+        snprintf(out, out_len, "2^%d", p);
+    else if (p >= 10 && rest < 1000)
+        snprintf(out, out_len, "2^%d+%llu", p, rest);
+    else
+        snprintf(out, out_len, "%llu", n);
+}
+
+static const char *verdict(const cl_report *r)
+{
+    return !r->checked ? "unchecked" : r->check.pass ? "PASS" : "FAIL";
+}
+
+void cl_format_csv_row(const cl_report *r, const cl_device_info *dev, const char *date, char *out,
+                       size_t out_len)
+{
+    const double rate = cl_report_throughput(r);
+    const double pct = r->ceiling > 0.0 ? 100.0 * rate / r->ceiling : 0.0;
+    snprintf(out, out_len,
+             "%s,%s,%s,%llu,%s,%d.%d,%s,%s,%s,%.5f,%.5f,%.2f,%s,%.2f,%s,%.1f,%s,%.3g,%.3g",
+             r->lesson, r->version, r->case_text, r->n, dev->name, dev->cc_major, dev->cc_minor,
+             dev->driver_text, dev->runtime_text, date, r->timing.median_ms, r->timing.min_ms, rate,
+             r->unit, r->ceiling, r->ceiling_name, pct, verdict(r), r->checked ? r->check.error : 0.0,
+             r->checked ? r->check.tolerance : 0.0);
+}
+
+void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)
+{
+    char date[16];
+    cl_today(date, sizeof date);
+    if (csv) {
+        char row[1024];
+        cl_format_csv_row(r, dev, date, row, sizeof row);
+        printf("%s\n", row);
+        return;
+    }
+    printf("%s %s on %s (cc %d.%d, %d SMs, driver %s, CUDA %s)\n", r->lesson, r->version,
+           dev->name, dev->cc_major, dev->cc_minor, dev->sm_count, dev->driver_text,
+           dev->runtime_text);
+    printf("  case   %s\n", r->case_text);
+    if (r->checked)
+        printf("  check  %s: error %.3g (%s), tolerance %.3g\n", verdict(r), r->check.error,
+               r->check.metric, r->check.tolerance);
+    else
+        printf("  check  skipped (--no-check)\n");
+    if (r->timing.repeats > 0) {
+        const double rate = cl_report_throughput(r);
+        printf("  time   median %.4f ms, min %.4f ms over %d runs (%d warm-up, L2 flushed before "
+               "each)\n", r->timing.median_ms, r->timing.min_ms, r->timing.repeats, r->warmup);
+        printf("  rate   %.1f %s = %.1f%% of the %s ceiling, %.1f %s measured on this device\n", rate,
+               r->unit, r->ceiling > 0 ? 100.0 * rate / r->ceiling : 0.0, r->ceiling_name,
+               r->ceiling, r->unit);
+    } else {
+        printf("  time   not timed (--repeat 0)\n");
+    }
+}

@@ -1,0 +1,55 @@
+/**
+ * @file cl_report.h
+ * @brief The report of one run: a block for people, or one CSV row with the same figures.
+ */
+#ifndef CL_REPORT_H
+#define CL_REPORT_H
+
+#include "cl_check.h"
+#include "cl_device.h"
+#include "cl_timing.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The columns of a program's --csv row, in order. The runner appends speedup_vs_v1, vs_baseline. */
+#define CL_CSV_HEADER                                                                            \
+    "lesson,version,case,n,device,cc,driver,cuda,date,median_ms,min_ms,throughput,unit,ceiling," \
+    "ceiling_name,pct_of_ceiling,check,error,tolerance"
+
+/** Everything a report states. */
+typedef struct {
+    const char *lesson;      /**< "03-reduction" */
+    const char *version;     /**< "v3_sequential" */
+    char case_text[160];     /**< what was run besides the version, e.g. "n=2^24 dist=real" */
+    unsigned long long n;    /**< the problem size */
+    int warmup;              /**< untimed runs before the timed ones */
+    cl_timing timing;        /**< repeats == 0: not timed */
+    double work;             /**< units of work in one run: bytes, flops, pairs, elements */
+    double unit_per_second;  /**< work / seconds / this = throughput in @c unit (1e9 for GB/s) */
+    const char *unit;        /**< "GB/s", "GFLOP/s", "Gpairs/s", "Gelem/s" */
+    double ceiling;          /**< the binding ceiling, in @c unit, measured on this device */
+    const char *ceiling_name; /**< "read bandwidth", "FP32 rate" */
+    int checked;             /**< 0 under --no-check */
+    cl_check_result check;
+} cl_report;
+
+/** Throughput in the report's unit from its work and median time; 0 when not timed. */
+double cl_report_throughput(const cl_report *r);
+
+/** Prints the human-readable block (csv == 0) or the CSV row (csv != 0) to stdout. */
+void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv);
+
+/** Writes the CSV row without newline into @p out (used by cl_print_report and its tests). */
+void cl_format_csv_row(const cl_report *r, const cl_device_info *dev, const char *date, char *out,
+                       size_t out_len);
+
+/** Writes "2^24", "2^24+1" or "1000003" for a size, the way the runner's table shows it. */
+void cl_format_size(unsigned long long n, char *out, size_t out_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,285 @@
+/**
+ * @file cl_runner.c
+ * @brief The lesson runner: runs every version and baseline of one lesson at each case, prints one
+ * table (time, throughput, % of ceiling, speedup over v1, ratio to the library) and can write CSV.
+ *
+ * usage: cl_runner [--case "ARGS"]... [--csv FILE] [--skip-ok] BIN_DIR [-- ARGS for every program]
+ */
+#include "cl_report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_PROGRAMS 64
+#define MAX_CASES 32
+#define MAX_ARGS 64
+#define N_FIELDS 19
+
+enum { F_LESSON, F_VERSION, F_CASE, F_N, F_DEVICE, F_CC, F_DRIVER, F_CUDA, F_DATE, F_MEDIAN, F_MIN,
+       F_RATE, F_UNIT, F_CEILING, F_CEILING_NAME, F_PCT, F_CHECK, F_ERROR, F_TOLERANCE };
+
+typedef struct {
+    char name[128];
+    int version; /* the number after 'v', or 1000 for baselines so they sort last */
+} program;
+
+typedef struct {
+    char line[1024];
+    char *field[N_FIELDS];
+    int ok; /* a row was parsed */
+    char status[48];
+} row;
+
+static int compare_programs(const void *a, const void *b)
+{
+    const program *x = (const program *)a, *y = (const program *)b;
+    if (x->version != y->version)
+        return x->version - y->version;
+    return strcmp(x->name, y->name);
+}
+
+static int list_programs(const char *dir, program *out)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        fprintf(stderr, "cl_runner: %s: %s (build the lesson first)\n", dir, strerror(errno));
+        exit(2);
+    }
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && count < MAX_PROGRAMS) {
+        char path[4096];
+        struct stat st;
+        int number = 0;
+        const int is_version = e->d_name[0] == 'v' && sscanf(e->d_name + 1, "%d", &number) == 1;
+        const int is_baseline = strncmp(e->d_name, "baseline_", 9) == 0;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if ((!is_version && !is_baseline) || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+            access(path, X_OK) != 0)
+            continue;
+        snprintf(out[count].name, sizeof out[count].name, "%s", e->d_name);
+        out[count].version = is_version ? number : 1000;
+        count++;
+    }
+    closedir(d);
+    qsort(out, (size_t)count, sizeof *out, compare_programs);
+    return count;
+}
+
+/* Splits @p text on spaces into argv slots; returns the count. */
+static int split_args(char *text, char **argv, int max)
+{
+    int count = 0;
+    for (char *tok = strtok(text, " "); tok != NULL && count < max; tok = strtok(NULL, " "))
+        argv[count++] = tok;
+    return count;
+}
+
+/* Runs one program with --csv and keeps the last line it printed; returns its exit status. */
+static int run_program(char **argv, row *r)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        perror("cl_runner: pipe");
+        exit(1);
+    }
+    const pid_t pid = fork();
+    if (pid < 0) {
+        perror("cl_runner: fork");
+        exit(1);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[1]);
+        execv(argv[0], argv);
+        fprintf(stderr, "cl_runner: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *f = fdopen(fds[0], "r");
+    char line[1024];
+    r->line[0] = '\0';
+    while (fgets(line, sizeof line, f) != NULL)
+        if (line[0] != '\n')
+            snprintf(r->line, sizeof r->line, "%s", line);
+    fclose(f);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int parse_row(row *r)
+{
+    r->line[strcspn(r->line, "\r\n")] = '\0';
+    int count = 0;
+    char *p = r->line;
+    while (count < N_FIELDS) {
+        r->field[count++] = p;
+        p = strchr(p, ',');
+        if (p == NULL)
+            break;
+        *p++ = '\0';
+    }
+    return count == N_FIELDS && p == NULL;
+}
+
+static void print_table(row *rows, const program *programs, int n_programs, FILE *csv)
+{
+    const row *first = NULL, *v1 = NULL, *base = NULL;
+    const char *base_name = NULL;
+    for (int i = 0; i < n_programs; i++) {
+        if (!rows[i].ok)
+            continue;
+        if (first == NULL)
+            first = &rows[i];
+        if (v1 == NULL && programs[i].version == 1)
+            v1 = &rows[i];
+        if (base == NULL && programs[i].version == 1000) {
+            base = &rows[i];
+            base_name = programs[i].name + 9;
+        }
+    }
+    if (first == NULL) {
+        printf("\n(no program produced a row)\n");
+        return;
+    }
+    printf("\n%s  %s  on %s (cc %s, driver %s, CUDA %s), %s\n", first->field[F_LESSON],
+           first->field[F_CASE], first->field[F_DEVICE], first->field[F_CC], first->field[F_DRIVER],
+           first->field[F_CUDA], first->field[F_DATE]);
+    char vs_base[32];
+    snprintf(vs_base, sizeof vs_base, "vs %s", base_name ? base_name : "library");
+    printf("%-22s %11s %11s %12s %8s %8s %10s  %s\n", "version", "median ms", "min ms",
+           first->field[F_UNIT], "% ceil", "vs v1", vs_base, "check");
+    for (int i = 0; i < n_programs; i++) {
+        const row *r = &rows[i];
+        if (!r->ok) {
+            printf("%-22s %11s %11s %12s %8s %8s %10s  %s\n", programs[i].name, "-", "-", "-", "-",
+                   "-", "-", r->status);
+            continue;
+        }
+        const double t = atof(r->field[F_MEDIAN]);
+        char speedup[32] = "-", ratio[32] = "-";
+        if (v1 != NULL && t > 0)
+            snprintf(speedup, sizeof speedup, "%.2fx", atof(v1->field[F_MEDIAN]) / t);
+        if (base != NULL && t > 0)
+            snprintf(ratio, sizeof ratio, "%.3fx", atof(base->field[F_MEDIAN]) / t);
+        printf("%-22s %11s %11s %12s %8s %8s %10s  %s\n", r->field[F_VERSION], r->field[F_MEDIAN],
+               r->field[F_MIN], r->field[F_RATE], r->field[F_PCT], speedup, ratio,
+               r->field[F_CHECK]);
+        if (csv != NULL) {
+            for (int f = 0; f < N_FIELDS; f++)
+                fprintf(csv, "%s,", r->field[f]);
+            fprintf(csv, "%s,%s\n", speedup[0] == '-' ? "" : speedup,
+                    ratio[0] == '-' ? "" : ratio);
+        }
+    }
+    printf("ceiling: %s, %s %s, measured by each program on this device (first row's shown); "
+           "vs v1 and %s are time ratios (>1 = faster)\n", first->field[F_CEILING_NAME],
+           first->field[F_CEILING], first->field[F_UNIT], vs_base);
+}
+
+int main(int argc, char **argv)
+{
+    static struct option longopts[] = {{"case", required_argument, NULL, 'c'},
+                                       {"csv", required_argument, NULL, 'o'},
+                                       {"skip-ok", no_argument, NULL, 's'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
+    char *cases[MAX_CASES];
+    int n_cases = 0, skip_ok = 0;
+    const char *csv_path = NULL;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            if (n_cases < MAX_CASES)
+                cases[n_cases++] = optarg;
+            break;
+        case 'o': csv_path = optarg; break;
+        case 's': skip_ok = 1; break;
+        case 'h':
+            printf("usage: cl_runner [--case \"ARGS\"]... [--csv FILE] [--skip-ok] BIN_DIR "
+                   "[-- ARGS for every program]\n"
+                   "Runs every v<N>_* and baseline_* program in BIN_DIR once per case with --csv,\n"
+                   "prints one table per case and, with --csv, writes all rows to FILE.\n"
+                   "--skip-ok: exit 0 (not 77) when there is no CUDA device.\n");
+            return 0;
+        default:
+            fprintf(stderr, "cl_runner: %s: unknown option or missing value (see --help)\n",
+                    argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "cl_runner: missing BIN_DIR (see --help)\n");
+        return 2;
+    }
+    const char *dir = argv[optind++];
+    if (optind < argc && strcmp(argv[optind], "--") == 0)
+        optind++;
+    if (n_cases == 0)
+        cases[n_cases++] = (char *)"";
+
+    static program programs[MAX_PROGRAMS];
+    static row rows[MAX_PROGRAMS];
+    const int n_programs = list_programs(dir, programs);
+    if (n_programs == 0) {
+        fprintf(stderr, "cl_runner: no v<N>_* or baseline_* programs in %s\n", dir);
+        return 2;
+    }
+    FILE *csv = NULL;
+    if (csv_path != NULL) {
+        csv = fopen(csv_path, "w");
+        if (csv == NULL) {
+            fprintf(stderr, "cl_runner: --csv %s: %s\n", csv_path, strerror(errno));
+            return 2;
+        }
+        fprintf(csv, "%s,speedup_vs_v1,vs_baseline\n", CL_CSV_HEADER);
+    }
+    int failures = 0;
+    for (int k = 0; k < n_cases; k++) {
+        for (int i = 0; i < n_programs; i++) {
+            char path[4096], case_copy[512];
+            char *args[MAX_ARGS + 4];
+            int n_args = 0;
+            snprintf(path, sizeof path, "%s/%s", dir, programs[i].name);
+            snprintf(case_copy, sizeof case_copy, "%s", cases[k]);
+            args[n_args++] = path;
+            n_args += split_args(case_copy, args + n_args, MAX_ARGS / 2);
+            for (int a = optind; a < argc && n_args < MAX_ARGS; a++)
+                args[n_args++] = argv[a];
+            args[n_args++] = (char *)"--csv";
+            args[n_args] = NULL;
+            fprintf(stderr, "running %s %s\n", programs[i].name, cases[k]);
+            const int status = run_program(args, &rows[i]);
+            if (status == 77) {
+                printf("No CUDA device found: everything is built, but nothing can run on this "
+                       "machine.\n");
+                if (csv != NULL)
+                    fclose(csv);
+                return skip_ok ? 0 : 77;
+            }
+            /* A failed check still prints its row, then exits 1: keep the row, count the failure. */
+            rows[i].ok = rows[i].line[0] != '\0' && parse_row(&rows[i]);
+            if (!rows[i].ok)
+                snprintf(rows[i].status, sizeof rows[i].status, "ERROR (exit %d)", status);
+            if (status != 0)
+                failures++;
+        }
+        print_table(rows, programs, n_programs, csv);
+    }
+    if (csv != NULL)
+        fclose(csv);
+    if (failures)
+        printf("%d run(s) failed or did not check\n", failures);
+    return failures ? 1 : 0;
+}

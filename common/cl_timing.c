@@ -1,0 +1,77 @@
+/**
+ * @file cl_timing.c
+ * @brief Event timing with an L2 flush between repeats, so each run reads its inputs from DRAM.
+ */
+#include "cl_timing.h"
+
+#include "cl_cuda_check.h"
+
+#include <stdlib.h>
+
+static int compare_doubles(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cl_median(double *values, int count)
+{
+    if (count <= 0)
+        return 0.0;
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
+double cl_minimum(const double *values, int count)
+{
+    double best = count > 0 ? values[0] : 0.0;
+    for (int i = 1; i < count; i++)
+        if (values[i] < best)
+            best = values[i];
+    return best;
+}
+
+cl_timing cl_time_launches(const cl_device_info *dev, cl_launch_fn launch, void *context,
+                           int warmup, int repeat)
+{
+    cl_timing result = {0.0, 0.0, repeat};
+    if (repeat <= 0)
+        return result;
+    /* Writing twice the L2 size evicts whatever the previous run left there. */
+    const size_t flush_bytes = 2 * (size_t)(dev->l2_bytes > 0 ? dev->l2_bytes : (8 << 20));
+    void *flush = NULL;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    double *times = (double *)malloc(sizeof(double) * (size_t)repeat);
+    if (times == NULL)
+        cl_cuda_check_(cudaErrorMemoryAllocation, "malloc of the timing array", __FILE__, __LINE__);
+    CL_CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
+    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CL_CUDA_CHECK(cudaEventCreate(&start));
+    CL_CUDA_CHECK(cudaEventCreate(&stop));
+
+    for (int i = 0; i < warmup; i++)
+        launch(context, stream);
+    CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+    for (int i = 0; i < repeat; i++) {
+        CL_CUDA_CHECK(cudaMemsetAsync(flush, i & 0xff, flush_bytes, stream));
+        CL_CUDA_CHECK(cudaEventRecord(start, stream));
+        launch(context, stream);
+        CL_CUDA_CHECK(cudaEventRecord(stop, stream));
+        CL_CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms = 0.0f;
+        CL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        times[i] = ms;
+    }
+    CL_CUDA_CHECK(cudaGetLastError());
+    result.min_ms = cl_minimum(times, repeat);
+    result.median_ms = cl_median(times, repeat);
+
+    CL_CUDA_CHECK(cudaEventDestroy(start));
+    CL_CUDA_CHECK(cudaEventDestroy(stop));
+    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    CL_CUDA_CHECK(cudaFree(flush));
+    free(times);
+    return result;
+}

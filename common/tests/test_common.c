@@ -1,0 +1,238 @@
+/**
+ * @file test_common.c
+ * @brief Unit tests of the common library that need no GPU: sizes, options, statistics, checks,
+ * report rows.
+ */
+#include "cl_check.h"
+#include "cl_options.h"
+#include "cl_report.h"
+#include "cl_timing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures = 0, checks = 0;
+
+#define EXPECT(cond)                                                        \
+    do {                                                                    \
+        checks++;                                                           \
+        if (!(cond)) {                                                      \
+            failures++;                                                     \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                   \
+    } while (0)
+
+static void test_sizes(void)
+{
+    uint64_t v = 0;
+    EXPECT(cl_parse_size("16777216", &v) == 0 && v == 16777216u);
+    EXPECT(cl_parse_size("16M", &v) == 0 && v == 16777216u);
+    EXPECT(cl_parse_size("16Mi", &v) == 0 && v == 16777216u);
+    EXPECT(cl_parse_size("1Gi", &v) == 0 && v == 1073741824u);
+    EXPECT(cl_parse_size("4k", &v) == 0 && v == 4096u);
+    EXPECT(cl_parse_size("2T", &v) == 0 && v == 2ull << 40);
+    EXPECT(cl_parse_size("2^24", &v) == 0 && v == 16777216u);
+    EXPECT(cl_parse_size("2^31+17", &v) == 0 && v == 2147483665ull);
+    EXPECT(cl_parse_size("2^20-1", &v) == 0 && v == 1048575u);
+    EXPECT(cl_parse_size("1M+3", &v) == 0 && v == 1048579u);
+    EXPECT(cl_parse_size("3^0", &v) == 0 && v == 1u);
+    EXPECT(cl_parse_size("18446744073709551615", &v) == 0 && v == UINT64_MAX);
+    EXPECT(cl_parse_size("2^63", &v) == 0 && v == 1ull << 63);
+    /* rejected: not sizes, or past 64 bits */
+    const char *bad[] = {"", "abc", "-5", "16Mx", "1.5", " 16", "16 ", "2^", "^2", "2^64",
+                         "18446744073709551616", "16777216T", "1-2", "2^3^2", "0x10", "+1", "1e6"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const int rejected = cl_parse_size(bad[i], &v) != 0;
+        if (!rejected)
+            fprintf(stderr, "size \"%s\" was accepted\n", bad[i]);
+        EXPECT(rejected);
+    }
+    EXPECT(cl_parse_count("20", 100, &v) == 0 && v == 20);
+    EXPECT(cl_parse_count("101", 100, &v) != 0);
+    EXPECT(cl_parse_count("-1", 100, &v) != 0);
+}
+
+static int parse(cl_options *opt, char *message, int argc, char **argv)
+{
+    cl_options_defaults(opt, 1000);
+    return cl_parse_options_r(argc, argv, opt, NULL, 0, message, 256);
+}
+
+static int parse_letter(const char *text, void *target, char *accepted, size_t len)
+{
+    if (strlen(text) != 1) {
+        snprintf(accepted, len, "one letter");
+        return -1;
+    }
+    *(char *)target = text[0];
+    return 0;
+}
+
+static void test_options(void)
+{
+    cl_options opt;
+    char msg[256];
+    {
+        char *argv[] = {"p", "--n", "2^20", "--repeat", "5", "--warmup", "0", "--seed", "7",
+                        "--device", "1", "--csv", "--no-check", NULL};
+        EXPECT(parse(&opt, msg, 13, argv) == CL_PARSE_OK);
+        EXPECT(strcmp(opt.n_text, "2^20") == 0);
+        EXPECT(opt.n == 1u << 20 && opt.repeat == 5 && opt.warmup == 0 && opt.seed == 7);
+        EXPECT(opt.device == 1 && opt.csv == 1 && opt.check == 0);
+    }
+    {
+        char *argv[] = {"p", NULL};
+        EXPECT(parse(&opt, msg, 1, argv) == CL_PARSE_OK);
+        EXPECT(opt.n == 1000 && opt.repeat == 20 && opt.warmup == 3 && opt.check == 1);
+        EXPECT(strcmp(opt.n_text, "1000") == 0);
+    }
+    {
+        char *argv[] = {"p", "--n=16M", NULL};
+        EXPECT(parse(&opt, msg, 2, argv) == CL_PARSE_OK && opt.n == 16u << 20);
+    }
+    {
+        char *argv[] = {"p", "--help", NULL};
+        EXPECT(parse(&opt, msg, 2, argv) == CL_PARSE_HELP);
+    }
+    struct {
+        int argc;
+        char *argv[4];
+        const char *message;
+    } bad[] = {
+        {2, {"p", "--bogus"}, "--bogus: unknown"},
+        {2, {"p", "--n"}, "--n: missing value"},
+        {3, {"p", "--n", "0"}, "--n 0: the size must be at least 1"},
+        {3, {"p", "--n", "x"}, "--n x: not a size"},
+        {3, {"p", "--repeat", "-1"}, "--repeat -1: expected"},
+        {3, {"p", "--warmup", "1000001"}, "--warmup 1000001: expected"},
+        {3, {"p", "--seed", "1e3"}, "--seed 1e3: expected"},
+        {3, {"p", "--device", "1024"}, "--device 1024: expected"},
+        {2, {"p", "stray"}, "stray: unexpected argument"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const int rc = parse(&opt, msg, bad[i].argc, bad[i].argv);
+        EXPECT(rc == CL_PARSE_ERROR);
+        if (strstr(msg, bad[i].message) != msg)
+            fprintf(stderr, "message \"%s\" does not start with \"%s\"\n", msg, bad[i].message);
+        EXPECT(strstr(msg, bad[i].message) == msg);
+        EXPECT(strchr(msg, '\n') == NULL);
+    }
+    /* a lesson's own option */
+    char letter = 'a';
+    const cl_extra_option extra[] = {{"letter", "L", "a letter", "a", parse_letter, &letter}};
+    {
+        char *argv[] = {"p", "--letter", "z", NULL};
+        cl_options_defaults(&opt, 1);
+        EXPECT(cl_parse_options_r(3, argv, &opt, extra, 1, msg, sizeof msg) == CL_PARSE_OK);
+        EXPECT(letter == 'z');
+    }
+    {
+        char *argv[] = {"p", "--letter", "zz", NULL};
+        cl_options_defaults(&opt, 1);
+        EXPECT(cl_parse_options_r(3, argv, &opt, extra, 1, msg, sizeof msg) == CL_PARSE_ERROR);
+        EXPECT(strcmp(msg, "--letter zz: expected one letter") == 0);
+    }
+}
+
+static void test_statistics(void)
+{
+    double odd[] = {5, 1, 3};
+    double even[] = {4, 1, 3, 2};
+    EXPECT(cl_median(odd, 3) == 3.0);
+    EXPECT(cl_median(even, 4) == 2.5);
+    double mins[] = {4, 0.5, 3};
+    EXPECT(cl_minimum(mins, 3) == 0.5);
+    EXPECT(cl_median(NULL, 0) == 0.0);
+}
+
+static void test_checks(void)
+{
+    EXPECT(fabs(cl_float_gamma(1) / CL_FLOAT_UNIT_ROUNDOFF - 1.0) < 1e-6);
+    EXPECT(cl_float_gamma(100) > 100 * CL_FLOAT_UNIT_ROUNDOFF);
+    EXPECT(isinf(cl_float_gamma(1 << 24)));
+
+    EXPECT(cl_check_scaled(10.0, 10.0, 5.0, 0.0, "m").pass);
+    EXPECT(!cl_check_scaled(10.5, 10.0, 5.0, 0.09, "m").pass); /* error 0.1 */
+    EXPECT(cl_check_scaled(10.5, 10.0, 5.0, 0.1, "m").pass);
+    EXPECT(!cl_check_scaled(NAN, 10.0, 5.0, 1e300, "m").pass);
+    EXPECT(!cl_check_scaled(INFINITY, 10.0, 5.0, 1e300, "m").pass);
+    EXPECT(!cl_check_scaled(NAN, NAN, 1.0, INFINITY, "m").pass);
+
+    const double ref[] = {1.0, -2.0, 4.0};
+    const float good[] = {1.0f, -2.0f, 4.0f};
+    const float off[] = {1.0f, -2.0f, 4.4f};
+    const float nan_one[] = {1.0f, NAN, 4.0f};
+    EXPECT(cl_check_array_f32(good, ref, 3, 0.0).pass);
+    EXPECT(!cl_check_array_f32(off, ref, 3, 0.09).pass); /* 0.4 / 4 = 0.1 */
+    EXPECT(cl_check_array_f32(off, ref, 3, 0.11).pass);
+    EXPECT(!cl_check_array_f32(nan_one, ref, 3, 1e300).pass);
+    EXPECT(!cl_check_array_f32(good, ref, 0, 1.0).pass);
+}
+
+static void test_report(void)
+{
+    char text[64];
+    cl_format_size(1u << 20, text, sizeof text);
+    EXPECT(strcmp(text, "2^20") == 0);
+    cl_format_size((1u << 24) + 1, text, sizeof text);
+    EXPECT(strcmp(text, "2^24+1") == 0);
+    cl_format_size(2147483665ull, text, sizeof text);
+    EXPECT(strcmp(text, "2^31+17") == 0);
+    cl_format_size(1000003, text, sizeof text);
+    EXPECT(strcmp(text, "1000003") == 0);
+    cl_format_size(33, text, sizeof text);
+    EXPECT(strcmp(text, "33") == 0);
+
+    cl_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    strcpy(dev.name, "Test GPU");
+    dev.cc_major = 9;
+    strcpy(dev.driver_text, "13.0");
+    strcpy(dev.runtime_text, "13.0");
+    cl_report r;
+    memset(&r, 0, sizeof r);
+    r.lesson = "03-reduction";
+    r.version = "v1_x";
+    strcpy(r.case_text, "n=2^20 dist=real");
+    r.n = 1u << 20;
+    r.timing.median_ms = 2.0;
+    r.timing.min_ms = 1.5;
+    r.timing.repeats = 5;
+    r.work = 4e9; /* 4 GB in 2 ms: 2000 GB/s */
+    r.unit_per_second = 1e9;
+    r.unit = "GB/s";
+    r.ceiling = 4000.0;
+    r.ceiling_name = "read bandwidth";
+    r.checked = 1;
+    r.check = cl_check_scaled(1.0, 1.0, 1.0, 0.0, "m");
+    EXPECT(fabs(cl_report_throughput(&r) - 2000.0) < 1e-9);
+
+    char row[1024];
+    cl_format_csv_row(&r, &dev, "2026-11-22", row, sizeof row);
+    int commas_row = 0, commas_header = 0;
+    for (const char *p = row; *p; p++)
+        commas_row += *p == ',';
+    for (const char *p = CL_CSV_HEADER; *p; p++)
+        commas_header += *p == ',';
+    EXPECT(commas_row == commas_header);
+    EXPECT(strstr(row, ",2000.00,GB/s,4000.00,read bandwidth,50.0,PASS,") != NULL);
+    EXPECT(strncmp(row, "03-reduction,v1_x,n=2^20 dist=real,1048576,Test GPU,9.0,13.0,13.0,2026-11-22,"
+                        "2.00000,1.50000,", 88) == 0);
+    r.check = cl_check_scaled(NAN, 1.0, 1.0, 1.0, "m");
+    cl_format_csv_row(&r, &dev, "2026-11-22", row, sizeof row);
+    EXPECT(strstr(row, ",FAIL,") != NULL);
+    r.timing.repeats = 0;
+    EXPECT(cl_report_throughput(&r) == 0.0);
+}
+
+int main(void)
+{
+    test_sizes();
+    test_options();
+    test_statistics();
+    test_checks();
+    test_report();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}

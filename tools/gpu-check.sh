@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The one GPU job: build for the GPU in hand, run the gpu and sanitize test labels, run every
+# lesson's runner into docs/results/, and leave logs and results under $OUT (or ./gpu-check-out).
+# Usage: tools/gpu-check.sh [ctest regex of tests to run]   (default: every gpu and sanitize test)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-$PWD/gpu-check-out}"
+mkdir -p "$out"
+jobs=$(nproc)
+status=0
+
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
+  nvcc --version | tail -1; cmake --version | head -1; date -u; } > "$out/device.txt" 2>&1
+cat "$out/device.txt"
+
+echo "== build"
+if ! { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build build-gpu -j "$jobs"; } > "$out/build.log" 2>&1; then
+  tail -40 "$out/build.log"; exit 1
+fi
+grep -E "warning" "$out/build.log" | head -20
+
+if [ "${SKIP_TESTS:-0}" = 0 ]; then
+echo "== tests: gpu and sanitize labels"
+filter=()
+[ $# -gt 0 ] && filter=(-R "$1")
+ctest --test-dir build-gpu -L "gpu|sanitize|cpu" "${filter[@]}" -j 8 --output-on-failure \
+  --timeout 900 > "$out/ctest.log" 2>&1 || status=1
+grep -E "tests passed|tests failed|Failed|\*\*\*|Skipped|Not Run" "$out/ctest.log" | tail -40
+sed -n '/Label Time Summary/,$p' "$out/ctest.log" | head -8
+fi
+
+if [ "${SKIP_RUNNERS:-0}" = 0 ]; then
+  echo "== runners (results written to docs/results/)"
+  cmake --build build-gpu --target results 2>&1 | tee "$out/runners.txt" | grep -v "^running " || status=1
+  cp docs/results/*.csv "$out/" 2>/dev/null
+fi
+exit $status
