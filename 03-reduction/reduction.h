@@ -20,11 +20,13 @@ size_t reduce_workspace_bytes(size_t n);
  * Writes the sum of @p in[0..n) to the device float @p sum, using only launches on @p stream.
  * @p workspace holds reduce_workspace_bytes(n) bytes, zeroed before the first call; a version that
  * relies on the zeros must leave them as it found them. The harness checks the result with the
- * tolerance of reference.c, which assumes no addition chain longer than n/65536 + 64 (see the page).
+ * tolerance of reference.c, which assumes no addition chain longer than n/65536 + 64 (see the
+ * page).
  */
 void reduce_sum(const float *in, size_t n, float *sum, void *workspace, cudaStream_t stream);
 
-/* ---- Shared by the multi-pass versions (v1 to v5), defined in passes.cu ----------------------- */
+/* ---- Shared by the multi-pass versions (v1 to v5), defined in passes.cu -----------------------
+ */
 
 /** One pass: @p blocks blocks each reduce their part of in[0..n) to block_sums[blockIdx.x]. */
 typedef void (*reduce_pass_fn)(const float *in, size_t n, float *block_sums, size_t blocks,
@@ -54,7 +56,8 @@ void fill_inputs(float *x, size_t n, input_dist dist, unsigned long long seed);
 /** The reference: the sum and the sum of magnitudes, accumulated in double, blockwise. */
 void reference_sum(const float *x, size_t n, double *sum, double *sum_abs);
 
-/** True when every x[i] is an integer and sum |x| <= 2^24: then every float partial sum is exact. */
+/** True when every x[i] is an integer and sum |x| <= 2^24: then every float partial sum is exact.
+ */
 int sum_is_exact_in_float(const float *x, size_t n, double sum_abs);
 
 /**

@@ -12,7 +12,7 @@
 #include "cl_cuda_check.h"
 #include "reduction.h"
 
-#define BLOCK_SIZE 256
+#define BLOCK_SIZE         256
 #define ELEMENTS_PER_BLOCK (2 * BLOCK_SIZE)
 
 __global__ void reduce_warp_shuffle(const float *in, size_t n, float *block_sums)

@@ -13,7 +13,7 @@
 #include "reduction.h"
 
 #define BLOCK_SIZE 512
-#define WARPS (BLOCK_SIZE / 32)
+#define WARPS      (BLOCK_SIZE / 32)
 #define MIN_BLOCKS 256
 
 static __device__ float warp_sum(float x)
@@ -44,7 +44,8 @@ __global__ void reduce_vectorized(const float *in, size_t n, float *block_sums)
     size_t i = thread;
     float x = 0.0f;
     for (; i + 3 * stride < n4; i += 4 * stride) {
-        const float4 a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride], d = in4[i + 3 * stride];
+        const float4 a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride],
+                     d = in4[i + 3 * stride];
         x += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w)) +
              (((c.x + c.y) + (c.z + c.w)) + ((d.x + d.y) + (d.z + d.w)));
     }

@@ -14,7 +14,7 @@
 #include "reduction.h"
 
 #define BLOCK_SIZE 512
-#define WARPS (BLOCK_SIZE / 32)
+#define WARPS      (BLOCK_SIZE / 32)
 #define MIN_BLOCKS 256
 
 static __device__ float warp_sum(float x)
@@ -50,7 +50,8 @@ __global__ void reduce_one_pass(const float *in, size_t n, float *sum, unsigned 
     size_t i = thread;
     float x = 0.0f;
     for (; i + 3 * stride < n4; i += 4 * stride) {
-        const float4 a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride], d = in4[i + 3 * stride];
+        const float4 a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride],
+                     d = in4[i + 3 * stride];
         x += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w)) +
              (((c.x + c.y) + (c.z + c.w)) + ((d.x + d.y) + (d.z + d.w)));
     }
@@ -87,8 +88,8 @@ static size_t resident_blocks(void)
         int device, sms, per_sm;
         CL_CUDA_CHECK(cudaGetDevice(&device));
         CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_one_pass,
-                                                                    BLOCK_SIZE, 0));
+        CL_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_one_pass, BLOCK_SIZE, 0));
         blocks = (size_t)sms * (size_t)per_sm;
         if (blocks < MIN_BLOCKS)
             blocks = MIN_BLOCKS;
@@ -113,6 +114,6 @@ void reduce_sum(const float *in, size_t n, float *sum, void *workspace, cudaStre
     unsigned *blocks_done = (unsigned *)workspace;
     float *block_sums = (float *)workspace + SUMS_OFFSET;
     reduce_one_pass<<<(unsigned)grid_for(n), BLOCK_SIZE, 0, stream>>>(in, n, sum, blocks_done,
-                                                                       block_sums);
+                                                                      block_sums);
     CL_LAUNCH_CHECK("reduce_one_pass");
 }

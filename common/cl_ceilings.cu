@@ -9,11 +9,12 @@
 
 #include <stddef.h>
 
-#define PROBE_BLOCK 256
-#define FMA_CHAINS 8
+#define PROBE_BLOCK    256
+#define FMA_CHAINS     8
 #define FMA_ITERATIONS 4096
 
-/* 16-byte loads, several in flight per thread: the access pattern the memory-bound lessons aim for. */
+/* 16-byte loads, several in flight per thread: the access pattern the memory-bound lessons aim for.
+ */
 __global__ void read_probe(const float4 *in, size_t count, float *sink)
 {
     float acc = 0.0f;

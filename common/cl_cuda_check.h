@@ -21,8 +21,9 @@ void cl_cuda_check_(cudaError_t err, const char *call, const char *file, int lin
 /** Wraps a CUDA runtime call: `CL_CUDA_CHECK(cudaMalloc(&p, bytes));` */
 #define CL_CUDA_CHECK(call) cl_cuda_check_((call), #call, __FILE__, __LINE__)
 
-/** After a `<<<...>>>` launch: catches bad configurations at once; faults surface at the next sync. */
-#define CL_LAUNCH_CHECK(kernel_name) \
+/** After a `<<<...>>>` launch: catches bad configurations at once; faults surface at the next sync.
+ */
+#define CL_LAUNCH_CHECK(kernel_name)                                                               \
     cl_cuda_check_(cudaGetLastError(), "launch of " kernel_name, __FILE__, __LINE__)
 
 #endif

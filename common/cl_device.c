@@ -88,7 +88,8 @@ void cl_require_device_memory(const cl_device_info *info, const char *n_text, si
     char need[32], have[32];
     cl_format_bytes(bytes, need, sizeof need);
     cl_format_bytes(info->free_bytes, have, sizeof have);
-    fprintf(stderr, "--n %s: needs %s of device memory (plus 256 MiB of working room), %s free on %s\n",
+    fprintf(stderr,
+            "--n %s: needs %s of device memory (plus 256 MiB of working room), %s free on %s\n",
             n_text, need, have, info->name);
     exit(2);
 }

@@ -19,7 +19,7 @@ typedef struct {
     int sm_count;
     int max_threads_per_sm;
     int l2_bytes;
-    int sm_clock_khz;     /**< from cudaDevAttrClockRate (CUDA 13 dropped cudaDeviceProp::clockRate) */
+    int sm_clock_khz; /**< from cudaDevAttrClockRate (CUDA 13 dropped cudaDeviceProp::clockRate) */
     int driver_version;   /**< e.g. 13000 */
     int runtime_version;  /**< e.g. 13000 */
     char driver_text[32]; /**< "13.0", from the runtime's own report */

@@ -52,7 +52,8 @@ static int read_term(const char **p, uint64_t *out)
     }
     int shift = 0;
     switch (**p) {
-    case 'k': case 'K': shift = 10; break;
+    case 'k':
+    case 'K': shift = 10; break;
     case 'M': shift = 20; break;
     case 'G': shift = 30; break;
     case 'T': shift = 40; break;
@@ -112,8 +113,17 @@ void cl_options_defaults(cl_options *opt, uint64_t default_n)
     opt->check = 1;
 }
 
-enum { OPT_N = 256, OPT_REPEAT, OPT_WARMUP, OPT_SEED, OPT_DEVICE, OPT_CSV, OPT_NO_CHECK, OPT_HELP,
-       OPT_EXTRA };
+enum {
+    OPT_N = 256,
+    OPT_REPEAT,
+    OPT_WARMUP,
+    OPT_SEED,
+    OPT_DEVICE,
+    OPT_CSV,
+    OPT_NO_CHECK,
+    OPT_HELP,
+    OPT_EXTRA
+};
 
 int cl_parse_options_r(int argc, char **argv, cl_options *opt, const cl_extra_option *extra,
                        int n_extra, char *message, size_t message_len)
@@ -152,9 +162,11 @@ int cl_parse_options_r(int argc, char **argv, cl_options *opt, const cl_extra_op
         switch (c) {
         case OPT_N:
             if (cl_parse_size(optarg, &value) != 0) {
-                snprintf(message, message_len,
-                         "--n %s: not a size (use a count like 16777216, 16M, 1Gi, 2^24 or 2^31+17, "
-                         "at most 2^64-1)", optarg);
+                snprintf(
+                    message, message_len,
+                    "--n %s: not a size (use a count like 16777216, 16M, 1Gi, 2^24 or 2^31+17, "
+                    "at most 2^64-1)",
+                    optarg);
                 return CL_PARSE_ERROR;
             }
             if (value == 0) {
@@ -175,16 +187,16 @@ int cl_parse_options_r(int argc, char **argv, cl_options *opt, const cl_extra_op
             break;
         case OPT_SEED:
             if (cl_parse_count(optarg, UINT64_MAX, &value) != 0) {
-                snprintf(message, message_len, "--seed %s: expected a whole number from 0 to 2^64-1",
-                         optarg);
+                snprintf(message, message_len,
+                         "--seed %s: expected a whole number from 0 to 2^64-1", optarg);
                 return CL_PARSE_ERROR;
             }
             opt->seed = value;
             break;
         case OPT_DEVICE:
             if (cl_parse_count(optarg, 1023, &value) != 0) {
-                snprintf(message, message_len, "--device %s: expected a device index from 0 to 1023",
-                         optarg);
+                snprintf(message, message_len,
+                         "--device %s: expected a device index from 0 to 1023", optarg);
                 return CL_PARSE_ERROR;
             }
             opt->device = (int)value;
@@ -214,8 +226,8 @@ int cl_parse_options_r(int argc, char **argv, cl_options *opt, const cl_extra_op
         }
     }
     if (optind < argc) {
-        snprintf(message, message_len, "%s: unexpected argument (options start with --; see --help)",
-                 argv[optind]);
+        snprintf(message, message_len,
+                 "%s: unexpected argument (options start with --; see --help)", argv[optind]);
         return CL_PARSE_ERROR;
     }
     return CL_PARSE_OK;
@@ -226,21 +238,24 @@ void cl_print_help(const char *program, const char *summary, const cl_options *d
 {
     printf("usage: %s [options]\n%s\n\noptions (default in brackets):\n", program, summary);
     printf("  --n SIZE        problem size: 16777216, 16M, 1Gi, 2^24, 2^31+17 "
-           "(K/M/G/T are powers of 1024) [%" PRIu64 "]\n", d->n);
+           "(K/M/G/T are powers of 1024) [%" PRIu64 "]\n",
+           d->n);
     for (int i = 0; i < n_extra; i++) {
         char left[40];
         snprintf(left, sizeof left, "--%s %s", extra[i].name, extra[i].value_name);
         printf("  %-15s %s [%s]\n", left, extra[i].help, extra[i].default_txt);
     }
     printf("  --repeat R      timed runs; the report gives their median and minimum; 0 checks "
-           "only [%d]\n", d->repeat);
+           "only [%d]\n",
+           d->repeat);
     printf("  --warmup W      untimed runs before the timed ones [%d]\n", d->warmup);
     printf("  --seed S        seed of the random inputs [%" PRIu64 "]\n", d->seed);
     printf("  --device D      CUDA device index [%d]\n", d->device);
     printf("  --csv           print one machine-readable CSV row instead of the report [off]\n");
     printf("  --no-check      skip the comparison with the CPU reference [check on]\n");
     printf("  --help          this text\n");
-    printf("exit codes: 0 ok, 1 check failed or CUDA error, 2 bad input, 77 no usable CUDA device\n");
+    printf(
+        "exit codes: 0 ok, 1 check failed or CUDA error, 2 bad input, 77 no usable CUDA device\n");
 }
 
 void cl_bad_input(const char *option, const char *value, const char *why)
@@ -257,12 +272,8 @@ void cl_parse_options(int argc, char **argv, const char *summary, cl_options *op
     const char *slash = strrchr(argv[0], '/');
     program_name = slash ? slash + 1 : argv[0];
     switch (cl_parse_options_r(argc, argv, opt, extra, n_extra, message, sizeof message)) {
-    case CL_PARSE_HELP:
-        cl_print_help(program_name, summary, &defaults, extra, n_extra);
-        exit(0);
-    case CL_PARSE_ERROR:
-        fprintf(stderr, "%s: %s\n", program_name, message);
-        exit(2);
+    case CL_PARSE_HELP: cl_print_help(program_name, summary, &defaults, extra, n_extra); exit(0);
+    case CL_PARSE_ERROR: fprintf(stderr, "%s: %s\n", program_name, message); exit(2);
     default: break;
     }
 }

@@ -14,14 +14,14 @@ extern "C" {
 
 /** The options of the lesson contract. */
 typedef struct {
-    uint64_t n;       /**< problem size (--n) */
-    char n_text[64];  /**< --n as the user wrote it, for messages */
-    int repeat;    /**< timed repeats (--repeat); 0 checks without timing */
-    int warmup;    /**< untimed runs before the timed ones (--warmup) */
-    uint64_t seed; /**< input seed (--seed) */
-    int device;    /**< CUDA device index (--device) */
-    int csv;       /**< print one CSV row instead of the report (--csv) */
-    int check;     /**< compare with the CPU reference (cleared by --no-check) */
+    uint64_t n;      /**< problem size (--n) */
+    char n_text[64]; /**< --n as the user wrote it, for messages */
+    int repeat;      /**< timed repeats (--repeat); 0 checks without timing */
+    int warmup;      /**< untimed runs before the timed ones (--warmup) */
+    uint64_t seed;   /**< input seed (--seed) */
+    int device;      /**< CUDA device index (--device) */
+    int csv;         /**< print one CSV row instead of the report (--csv) */
+    int check;       /**< compare with the CPU reference (cleared by --no-check) */
 } cl_options;
 
 /**
@@ -50,7 +50,8 @@ int cl_parse_size(const char *text, uint64_t *out);
 /** Parses a non-negative decimal integer no greater than @p max; returns 0 or -1. */
 int cl_parse_count(const char *text, uint64_t max, uint64_t *out);
 
-/** Sets the contract's defaults: n = @p default_n, 20 repeats, 3 warm-ups, seed 42, device 0, check. */
+/** Sets the contract's defaults: n = @p default_n, 20 repeats, 3 warm-ups, seed 42, device 0,
+ * check. */
 void cl_options_defaults(cl_options *opt, uint64_t default_n);
 
 /**

@@ -43,8 +43,8 @@ void cl_format_csv_row(const cl_report *r, const cl_device_info *dev, const char
              "%s,%s,%s,%llu,%s,%d.%d,%s,%s,%s,%.5f,%.5f,%.2f,%s,%.2f,%s,%.1f,%s,%.3g,%.3g",
              r->lesson, r->version, r->case_text, r->n, dev->name, dev->cc_major, dev->cc_minor,
              dev->driver_text, dev->runtime_text, date, r->timing.median_ms, r->timing.min_ms, rate,
-             r->unit, r->ceiling, r->ceiling_name, pct, verdict(r), r->checked ? r->check.error : 0.0,
-             r->checked ? r->check.tolerance : 0.0);
+             r->unit, r->ceiling, r->ceiling_name, pct, verdict(r),
+             r->checked ? r->check.error : 0.0, r->checked ? r->check.tolerance : 0.0);
 }
 
 void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)
@@ -57,9 +57,8 @@ void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)
         printf("%s\n", row);
         return;
     }
-    printf("%s %s on %s (cc %d.%d, %d SMs, driver %s, CUDA %s)\n", r->lesson, r->version,
-           dev->name, dev->cc_major, dev->cc_minor, dev->sm_count, dev->driver_text,
-           dev->runtime_text);
+    printf("%s %s on %s (cc %d.%d, %d SMs, driver %s, CUDA %s)\n", r->lesson, r->version, dev->name,
+           dev->cc_major, dev->cc_minor, dev->sm_count, dev->driver_text, dev->runtime_text);
     printf("  case   %s\n", r->case_text);
     if (r->checked)
         printf("  check  %s: error %.3g (%s), tolerance %.3g\n", verdict(r), r->check.error,
@@ -69,9 +68,10 @@ void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)
     if (r->timing.repeats > 0) {
         const double rate = cl_report_throughput(r);
         printf("  time   median %.4f ms, min %.4f ms over %d runs (%d warm-up, L2 flushed before "
-               "each)\n", r->timing.median_ms, r->timing.min_ms, r->timing.repeats, r->warmup);
-        printf("  rate   %.1f %s = %.1f%% of the %s ceiling, %.1f %s measured on this device\n", rate,
-               r->unit, r->ceiling > 0 ? 100.0 * rate / r->ceiling : 0.0, r->ceiling_name,
+               "each)\n",
+               r->timing.median_ms, r->timing.min_ms, r->timing.repeats, r->warmup);
+        printf("  rate   %.1f %s = %.1f%% of the %s ceiling, %.1f %s measured on this device\n",
+               rate, r->unit, r->ceiling > 0 ? 100.0 * rate / r->ceiling : 0.0, r->ceiling_name,
                r->ceiling, r->unit);
     } else {
         printf("  time   not timed (--repeat 0)\n");

@@ -13,25 +13,26 @@
 extern "C" {
 #endif
 
-/** The columns of a program's --csv row, in order. The runner appends speedup_vs_v1, vs_baseline. */
-#define CL_CSV_HEADER                                                                            \
-    "lesson,version,case,n,device,cc,driver,cuda,date,median_ms,min_ms,throughput,unit,ceiling," \
+/** The columns of a program's --csv row, in order. The runner appends speedup_vs_v1, vs_baseline.
+ */
+#define CL_CSV_HEADER                                                                              \
+    "lesson,version,case,n,device,cc,driver,cuda,date,median_ms,min_ms,throughput,unit,ceiling,"   \
     "ceiling_name,pct_of_ceiling,check,error,tolerance"
 
 /** Everything a report states. */
 typedef struct {
-    const char *lesson;      /**< "03-reduction" */
-    const char *version;     /**< "v3_sequential" */
-    char case_text[160];     /**< what was run besides the version, e.g. "n=2^24 dist=real" */
-    unsigned long long n;    /**< the problem size */
-    int warmup;              /**< untimed runs before the timed ones */
-    cl_timing timing;        /**< repeats == 0: not timed */
-    double work;             /**< units of work in one run: bytes, flops, pairs, elements */
-    double unit_per_second;  /**< work / seconds / this = throughput in @c unit (1e9 for GB/s) */
-    const char *unit;        /**< "GB/s", "GFLOP/s", "Gpairs/s", "Gelem/s" */
-    double ceiling;          /**< the binding ceiling, in @c unit, measured on this device */
+    const char *lesson;       /**< "03-reduction" */
+    const char *version;      /**< "v3_sequential" */
+    char case_text[160];      /**< what was run besides the version, e.g. "n=2^24 dist=real" */
+    unsigned long long n;     /**< the problem size */
+    int warmup;               /**< untimed runs before the timed ones */
+    cl_timing timing;         /**< repeats == 0: not timed */
+    double work;              /**< units of work in one run: bytes, flops, pairs, elements */
+    double unit_per_second;   /**< work / seconds / this = throughput in @c unit (1e9 for GB/s) */
+    const char *unit;         /**< "GB/s", "GFLOP/s", "Gpairs/s", "Gelem/s" */
+    double ceiling;           /**< the binding ceiling, in @c unit, measured on this device */
     const char *ceiling_name; /**< "read bandwidth", "FP32 rate" */
-    int checked;             /**< 0 under --no-check */
+    int checked;              /**< 0 under --no-check */
     cl_check_result check;
 } cl_report;
 

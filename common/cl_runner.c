@@ -18,15 +18,34 @@
 #include <unistd.h>
 
 #define MAX_PROGRAMS 64
-#define MAX_CASES 32
-#define MAX_ARGS 64
-#define N_FIELDS 19
+#define MAX_CASES    32
+#define MAX_ARGS     64
+#define N_FIELDS     19
 
-enum { F_LESSON, F_VERSION, F_CASE, F_N, F_DEVICE, F_CC, F_DRIVER, F_CUDA, F_DATE, F_MEDIAN, F_MIN,
-       F_RATE, F_UNIT, F_CEILING, F_CEILING_NAME, F_PCT, F_CHECK, F_ERROR, F_TOLERANCE };
+enum {
+    F_LESSON,
+    F_VERSION,
+    F_CASE,
+    F_N,
+    F_DEVICE,
+    F_CC,
+    F_DRIVER,
+    F_CUDA,
+    F_DATE,
+    F_MEDIAN,
+    F_MIN,
+    F_RATE,
+    F_UNIT,
+    F_CEILING,
+    F_CEILING_NAME,
+    F_PCT,
+    F_CHECK,
+    F_ERROR,
+    F_TOLERANCE
+};
 
 typedef struct {
-    char name[128];
+    char name[256];
     int version; /* the number after 'v', or 1000 for baselines so they sort last */
 } program;
 
@@ -55,7 +74,7 @@ static int list_programs(const char *dir, program *out)
     int count = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL && count < MAX_PROGRAMS) {
-        char path[4096];
+        char path[8704];
         struct stat st;
         int number = 0;
         const int is_version = e->d_name[0] == 'v' && sscanf(e->d_name + 1, "%d", &number) == 1;
@@ -177,13 +196,12 @@ static void print_table(row *rows, const program *programs, int n_programs, FILE
         if (csv != NULL) {
             for (int f = 0; f < N_FIELDS; f++)
                 fprintf(csv, "%s,", r->field[f]);
-            fprintf(csv, "%s,%s\n", speedup[0] == '-' ? "" : speedup,
-                    ratio[0] == '-' ? "" : ratio);
+            fprintf(csv, "%s,%s\n", speedup[0] == '-' ? "" : speedup, ratio[0] == '-' ? "" : ratio);
         }
     }
     printf("ceiling: %s, %s %s, measured by each program on this device (first row's shown); "
-           "vs v1 and %s are time ratios (>1 = faster)\n", first->field[F_CEILING_NAME],
-           first->field[F_CEILING], first->field[F_UNIT], vs_base);
+           "vs v1 and %s are time ratios (>1 = faster)\n",
+           first->field[F_CEILING_NAME], first->field[F_CEILING], first->field[F_UNIT], vs_base);
 }
 
 int main(int argc, char **argv)
@@ -248,7 +266,7 @@ int main(int argc, char **argv)
     int failures = 0;
     for (int k = 0; k < n_cases; k++) {
         for (int i = 0; i < n_programs; i++) {
-            char path[4096], case_copy[512];
+            char path[8704], case_copy[512];
             char *args[MAX_ARGS + 4];
             int n_args = 0;
             snprintf(path, sizeof path, "%s/%s", dir, programs[i].name);
@@ -268,7 +286,8 @@ int main(int argc, char **argv)
                     fclose(csv);
                 return skip_ok ? 0 : 77;
             }
-            /* A failed check still prints its row, then exits 1: keep the row, count the failure. */
+            /* A failed check still prints its row, then exits 1: keep the row, count the failure.
+             */
             rows[i].ok = rows[i].line[0] != '\0' && parse_row(&rows[i]);
             if (!rows[i].ok)
                 snprintf(rows[i].status, sizeof rows[i].status, "ERROR (exit %d)", status);

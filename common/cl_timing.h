@@ -1,6 +1,7 @@
 /**
  * @file cl_timing.h
- * @brief Event timing of one launch function: warm-up, L2 flushed before every repeat, median and min.
+ * @brief Event timing of one launch function: warm-up, L2 flushed before every repeat, median and
+ * min.
  */
 #ifndef CL_TIMING_H
 #define CL_TIMING_H

@@ -14,13 +14,13 @@
 
 static int failures = 0, checks = 0;
 
-#define EXPECT(cond)                                                        \
-    do {                                                                    \
-        checks++;                                                           \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                   \
+#define EXPECT(cond)                                                                               \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                    \
+        }                                                                                          \
     } while (0)
 
 static void test_sizes(void)
@@ -40,8 +40,23 @@ static void test_sizes(void)
     EXPECT(cl_parse_size("18446744073709551615", &v) == 0 && v == UINT64_MAX);
     EXPECT(cl_parse_size("2^63", &v) == 0 && v == 1ull << 63);
     /* rejected: not sizes, or past 64 bits */
-    const char *bad[] = {"", "abc", "-5", "16Mx", "1.5", " 16", "16 ", "2^", "^2", "2^64",
-                         "18446744073709551616", "16777216T", "1-2", "2^3^2", "0x10", "+1", "1e6"};
+    const char *bad[] = {"",
+                         "abc",
+                         "-5",
+                         "16Mx",
+                         "1.5",
+                         " 16",
+                         "16 ",
+                         "2^",
+                         "^2",
+                         "2^64",
+                         "18446744073709551616",
+                         "16777216T",
+                         "1-2",
+                         "2^3^2",
+                         "0x10",
+                         "+1",
+                         "1e6"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const int rejected = cl_parse_size(bad[i], &v) != 0;
         if (!rejected)
@@ -74,8 +89,8 @@ static void test_options(void)
     cl_options opt;
     char msg[256];
     {
-        char *argv[] = {"p", "--n", "2^20", "--repeat", "5", "--warmup", "0", "--seed", "7",
-                        "--device", "1", "--csv", "--no-check", NULL};
+        char *argv[] = {"p",      "--n", "2^20",     "--repeat", "5",     "--warmup",   "0",
+                        "--seed", "7",   "--device", "1",        "--csv", "--no-check", NULL};
         EXPECT(parse(&opt, msg, 13, argv) == CL_PARSE_OK);
         EXPECT(strcmp(opt.n_text, "2^20") == 0);
         EXPECT(opt.n == 1u << 20 && opt.repeat == 5 && opt.warmup == 0 && opt.seed == 7);
@@ -217,8 +232,10 @@ static void test_report(void)
         commas_header += *p == ',';
     EXPECT(commas_row == commas_header);
     EXPECT(strstr(row, ",2000.00,GB/s,4000.00,read bandwidth,50.0,PASS,") != NULL);
-    EXPECT(strncmp(row, "03-reduction,v1_x,n=2^20 dist=real,1048576,Test GPU,9.0,13.0,13.0,2026-11-22,"
-                        "2.00000,1.50000,", 88) == 0);
+    EXPECT(strncmp(row,
+                   "03-reduction,v1_x,n=2^20 dist=real,1048576,Test GPU,9.0,13.0,13.0,2026-11-22,"
+                   "2.00000,1.50000,",
+                   88) == 0);
     r.check = cl_check_scaled(NAN, 1.0, 1.0, 1.0, "m");
     cl_format_csv_row(&r, &dev, "2026-11-22", row, sizeof row);
     EXPECT(strstr(row, ",FAIL,") != NULL);
