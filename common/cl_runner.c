@@ -277,7 +277,8 @@ int main(int argc, char **argv)
                 args[n_args++] = argv[a];
             args[n_args++] = (char *)"--csv";
             args[n_args] = NULL;
-            fprintf(stderr, "running %s %s\n", programs[i].name, cases[k]);
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "running %s %s\n", programs[i].name, cases[k]);
             const int status = run_program(args, &rows[i]);
             if (status == 77) {
                 printf("No CUDA device found: everything is built, but nothing can run on this "
