@@ -11,7 +11,7 @@
 
 #define PROBE_BLOCK    256
 #define FMA_CHAINS     8
-#define FMA_ITERATIONS 4096
+#define FMA_ITERATIONS 131072
 
 /* 16-byte loads, several in flight per thread: the access pattern the memory-bound lessons aim for.
  */
@@ -87,11 +87,11 @@ cl_ceilings cl_measure_ceilings(const cl_device_info *dev)
     probe_args args = {(const float4 *)buffer, bytes / sizeof(float4), sink,
                        (unsigned)dev->sm_count * (blocks_per_sm ? blocks_per_sm : 1)};
     const cl_timing read = cl_time_launches(dev, launch_read, &args, 2, 10);
-    c.read_gbps = (double)bytes / (read.min_ms * 1e6);
+    c.read_gbps = (double)bytes / (read.median_ms * 1e6);
 
     const cl_timing fma = cl_time_launches(dev, launch_fma, &args, 2, 10);
     const double flops = 2.0 * FMA_CHAINS * FMA_ITERATIONS * (double)args.blocks * PROBE_BLOCK;
-    c.fp32_gflops = flops / (fma.min_ms * 1e6);
+    c.fp32_gflops = flops / (fma.median_ms * 1e6);
 
     CL_CUDA_CHECK(cudaFree(buffer));
     CL_CUDA_CHECK(cudaFree(sink));

@@ -11,15 +11,17 @@
 extern "C" {
 #endif
 
-/** Best rates seen on this device in this process. */
+/** Rates this device sustains, measured in this process. */
 typedef struct {
     double read_gbps;   /**< streaming read of a large buffer with 16-byte loads, GB/s (10^9 B/s) */
     double fp32_gflops; /**< FP32 fused multiply-adds, counted as 2 flops each, GFLOP/s */
 } cl_ceilings;
 
 /**
- * Measures both ceilings (about 50 ms): the read probe streams min(1 GiB, free/4) bytes, the FMA
- * probe runs 8 independent FMA chains per thread on a full grid. The best of 10 timed runs each.
+ * Measures both ceilings (about 0.15 s): the read probe streams min(1 GiB, free/4) bytes with
+ * 16-byte loads; the FMA probe runs 8 independent FMA chains per thread on a full grid for ~9 ms
+ * per run, as long as the FP32-bound kernels it is compared with, so both see the same clocks. Each
+ * is the median of 10 timed runs, the statistic the lessons report for their own times.
  */
 cl_ceilings cl_measure_ceilings(const cl_device_info *dev);
 

@@ -94,7 +94,7 @@ foreach(csv IN LISTS result_files)
 
   set(block "Measured on ${device} (compute capability ${cc}), driver ${driver}, CUDA ${cuda}, ")
   string(APPEND block "${date}; generated from [`docs/results/${lesson}.csv`](../docs/results/${lesson}.csv). ")
-  string(APPEND block "Median of 20 runs, L2 flushed before each; % of ceiling is against the ")
+  string(APPEND block "Median of the timed runs (`--repeat`: 20 unless the lesson's RUN_CASES say otherwise), L2 flushed before each; % of ceiling is against the ")
   string(APPEND block "${ceiling_name} each program measured on the device; vs v1 and vs ${base_name} are time ratios (> 1 is faster).\n")
   set(dat "version")
   foreach(c IN LISTS r_cases)
@@ -149,7 +149,7 @@ foreach(csv IN LISTS result_files)
     endforeach()
     string(APPEND dat "\n")
   endforeach()
-  string(APPEND block "\n![${unit} of every version, one bar per case](../docs/results/${lesson}.svg)\n\n")
+  string(APPEND block "\n![${unit} of every version, one bar per case, log scale](../docs/results/${lesson}.svg)\n\n")
 
   # the plot: one bar per case for every version
   if(MODE STREQUAL "build")
@@ -173,7 +173,8 @@ set boxwidth 0.9
 set xtics rotate by -30 noenhanced
 set key top left noenhanced
 set grid ytics
-set yrange [0:*]
+set logscale y 10
+set ytics format '%g'
 plot for [col=2:${last_col}] '${plot_dir}/${lesson}.dat' using col:xtic(1) title columnheader
 ")
     if(GNUPLOT)
@@ -206,7 +207,12 @@ plot for [col=2:${last_col}] '${plot_dir}/${lesson}.dat' using col:xtic(1) title
           list(GET row ${C_RATE} rate)
           list(GET row ${C_PCT} pct)
           list(GET row ${C_VS_BASE} vb)
-          string(APPEND lines " * - ${c}: ${med} ms, ${rate} ${unit} = ${pct}% of ${ceiling_name}, ${vb} ${base_name}\n")
+          list(GET row ${C_SPEEDUP} sp)
+          set(ratios "${sp} v1")
+          if(vb)
+            string(APPEND ratios ", ${vb} ${base_name}")
+          endif()
+          string(APPEND lines " * - ${c}: ${med} ms, ${rate} ${unit} = ${pct}% of ${ceiling_name}; ${ratios}\n")
         endif()
       endforeach()
     endforeach()
@@ -226,6 +232,13 @@ plot for [col=2:${last_col}] '${plot_dir}/${lesson}.dat' using col:xtic(1) title
   file(READ "${page_path}" page)
   set(original "${page}")
   splice(page "results" "${block}")
+  # <!-- include docs/results/NAME:begin --> blocks: a committed output (ncu, sanitizer...) verbatim
+  string(REGEX MATCHALL "<!-- include [^ :]+:begin -->" includes "${page}")
+  foreach(marker IN LISTS includes)
+    string(REGEX REPLACE "<!-- include ([^ :]+):begin -->" "\\1" included "${marker}")
+    file(READ "${ROOT}/${included}" text)
+    splice(page "include ${included}" "```\n${text}```\n")
+  endforeach()
   if(MODE STREQUAL "update")
     if(NOT page STREQUAL original)
       file(WRITE "${page_path}" "${page}")

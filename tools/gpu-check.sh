@@ -33,6 +33,10 @@ fi
 if [ "${SKIP_RUNNERS:-0}" = 0 ]; then
   echo "== runners (results written to docs/results/)"
   cmake --build build-gpu --target results 2>&1 | tee "$out/runners.txt" | grep -v "^running " || status=1
-  cp docs/results/*.csv "$out/" 2>/dev/null
+  for extras in [0-9][0-9]-*/tests/gpu-extras.sh; do
+    echo "== $extras"
+    bash "$extras" build-gpu || status=1
+  done
+  tar -cf "$out/results.tar" docs/results
 fi
 exit $status
