@@ -1,0 +1,147 @@
+/**
+ * @file main.cu
+ * @brief Lesson 01's harness, shared by every version: options, inputs, the checked run, timing,
+ * report. A version file brings only pairwise_workspace_bytes() and pairwise_sum().
+ */
+#include "cal.h"
+#include "pairwise.h"
+
+#include "cl_ceilings.h"
+#include "cl_check.h"
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "cl_options.h"
+#include "cl_report.h"
+#include "cl_timing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_dist(const char *text, void *target, char *accepted, size_t len)
+{
+    input_dist *dist = (input_dist *)target;
+    if (strcmp(text, "real") == 0)
+        *dist = DIST_REAL;
+    else if (strcmp(text, "int") == 0)
+        *dist = DIST_INT;
+    else {
+        snprintf(accepted, len, "real or int");
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const float *a, *b;
+    size_t n;
+    double *sum;
+    void *workspace;
+} run_args;
+
+static void launch(void *context, cudaStream_t stream)
+{
+    const run_args *r = (const run_args *)context;
+    pairwise_sum(r->a, r->b, r->n, r->sum, r->workspace, stream);
+}
+
+int main(int argc, char **argv)
+{
+    cl_options opt;
+    input_dist dist = DIST_REAL;
+    const cl_extra_option extra[] = {
+        {"dist", "D", "inputs: real (a uniform, b triangular) or int (0..15, exact sums)", "real",
+         parse_dist, &dist}};
+    cl_options_defaults(&opt, 1u << 16);
+    cl_parse_options(argc, argv,
+                     "Lesson 01: S = sum over all pairs (i, j) of cal(a[i], b[j]), "
+                     "cal(x, y) = |x - y|, checked against an exact CPU sum.",
+                     &opt, extra, 1);
+    const size_t n = (size_t)opt.n;
+    if (opt.n > PAIRWISE_MAX_N)
+        cl_bad_input("n", opt.n_text,
+                     "at most 2^24 for this lesson (n^2 pairs: 2^48 already take "
+                     "minutes)");
+    if (!CAL_IS_ABS_DIFF && opt.check && n > ((size_t)1 << 14))
+        cl_bad_input("n", opt.n_text,
+                     "cal is not |x - y|: the brute-force check allows at most "
+                     "2^14 (or use --no-check)");
+    const size_t input_bytes = cl_buffer_bytes(opt.n_text, opt.n, sizeof(float));
+
+    cl_device_info dev;
+    cl_device_open(opt.device, &dev);
+    const size_t workspace_bytes = pairwise_workspace_bytes(n);
+    cl_require_device_memory(&dev, opt.n_text, 2 * input_bytes + workspace_bytes + sizeof(double));
+
+    float *a = (float *)malloc(input_bytes), *b = (float *)malloc(input_bytes);
+    if (a == NULL || b == NULL) {
+        fprintf(stderr, "--n %s: the inputs do not fit in host memory\n", opt.n_text);
+        return 2;
+    }
+    fill_inputs(a, b, n, dist, opt.seed);
+
+    float *d_a = NULL, *d_b = NULL;
+    double *d_sum = NULL;
+    void *d_workspace = NULL;
+    cudaStream_t stream;
+    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CL_CUDA_CHECK(cudaMalloc(&d_a, input_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_b, input_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_sum, sizeof(double)));
+    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
+    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
+    CL_CUDA_CHECK(cudaMemcpy(d_a, a, input_bytes, cudaMemcpyHostToDevice));
+    CL_CUDA_CHECK(cudaMemcpy(d_b, b, input_bytes, cudaMemcpyHostToDevice));
+    run_args args = {d_a, d_b, n, d_sum, d_workspace};
+
+    cl_report report;
+    memset(&report, 0, sizeof report);
+    report.lesson = "01-pairwise";
+    const char *slash = strrchr(argv[0], '/');
+    report.version = slash ? slash + 1 : argv[0];
+    char size_text[32];
+    cl_format_size(opt.n, size_text, sizeof size_text);
+    snprintf(report.case_text, sizeof report.case_text, "n=%s dist=%s", size_text,
+             dist == DIST_INT ? "int" : "real");
+    report.n = opt.n;
+    report.warmup = opt.warmup;
+    report.unit = "Gpairs/s";
+    report.ceiling_name = "FP32 rate";
+
+    /* The checked run: the sum starts as NaN, so a version that never writes it fails. */
+    report.checked = opt.check;
+    if (opt.check) {
+        const long double ref =
+            CAL_IS_ABS_DIFF ? reference_abs_diff(a, b, n) : reference_brute(a, b, n);
+        cl_poison(d_sum, sizeof(double), stream);
+        launch(&args, stream);
+        CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+        double got;
+        CL_CUDA_CHECK(cudaMemcpy(&got, d_sum, sizeof got, cudaMemcpyDeviceToHost));
+        /* cal >= 0, so sum |terms| = S; for n = 1 with a[0] == b[0], S = 0 and the error is
+         * absolute */
+        report.check =
+            cl_check_scaled(got, (double)ref, fabs((double)ref), pairwise_tolerance(dist),
+                            dist == DIST_INT ? "|S - ref| / S, exact integers" : "|S - ref| / S");
+    }
+    free(a);
+    free(b);
+
+    if (opt.repeat > 0) {
+        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
+        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat);
+        report.work = (double)n * (double)n;
+        report.unit_per_second = 1e9;
+        /* FMA counted as 2 flops = 1 instruction: instructions/s = GFLOP/s / 2 */
+        report.ceiling = ceilings.fp32_gflops / 2.0 / CAL_FP32_INSTRUCTIONS;
+    }
+    cl_print_report(&report, &dev, opt.csv);
+
+    CL_CUDA_CHECK(cudaFree(d_a));
+    CL_CUDA_CHECK(cudaFree(d_b));
+    CL_CUDA_CHECK(cudaFree(d_sum));
+    CL_CUDA_CHECK(cudaFree(d_workspace));
+    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    return report.checked && !report.check.pass ? 1 : 0;
+}

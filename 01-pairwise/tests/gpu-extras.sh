@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Lesson 01's GPU evidence for its page, run by tools/gpu-check.sh: ncu's shared-memory counters
+# for v2 (every lane reads one word) and v3 (the seed's diagonal), racecheck on the seed's tiled
+# kernel, and the seed's float accumulation at 2^20. Writes docs/results/01-pairwise-*.txt.
+# usage: 01-pairwise/tests/gpu-extras.sh BUILD_DIR
+set -uo pipefail
+build="$1"
+results="$(dirname "$0")/../../docs/results"
+bin="$build/bin/01-pairwise"
+metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__inst_executed.sum,gpu__time_duration.sum
+
+{
+  echo "# ncu $(ncu --version | tail -1), n = 2^16, one launch each, clocks as found (--clock-control none)"
+  for v in v2_shared_tile v3_diagonal; do
+    echo "## $v"
+    ncu --clock-control none -k regex:pairs_ -c 1 --metrics "$metrics" \
+      "$bin/$v" --n 2^16 --repeat 1 --warmup 0 --no-check 2>&1 |
+      grep -E "pairs_|l1tex__|smsp__|gpu__time" | sed 's/^ *//'
+  done
+} > "$results/01-pairwise-ncu-bank-conflicts.txt"
+
+{
+  echo "# compute-sanitizer --tool racecheck on seed 000's tiled kernel (no barrier after the tile load)"
+  compute-sanitizer --tool racecheck "$build/01-pairwise/seed_tiled_race" 2>&1 | head -20
+} > "$results/01-pairwise-seed-racecheck.txt"
+
+{
+  echo "# seed 000's v1 with its float result (tests/float_atomics.cu), n = 2^20, real inputs"
+  "$build/01-pairwise/float_atomics" --n 2^20 --repeat 0
+  echo "# the same work with a double result (v1_per_thread)"
+  "$bin/v1_per_thread" --n 2^20 --repeat 0
+} > "$results/01-pairwise-float-atomics.txt" 2>&1
+{
+  echo "# cuobjdump -sass v6_block_shape: the 12 most frequent opcodes of pairs_block_shape"
+  cuobjdump -sass "$bin/v6_block_shape" |
+    awk '/Function : .*pairs_block_shape/ {f = 1; next} /Function :/ {f = 0}
+         f && /\/\*[0-9a-f]+\*\// {op = $2; if (op ~ /^@/) op = $3; sub(/\..*/, "", op); print op}' |
+    sort | uniq -c | sort -rn | head -12
+} > "$results/01-pairwise-sass.txt"
+cat "$results"/01-pairwise-*.txt

@@ -1,0 +1,128 @@
+/**
+ * @file v6_block_shape.cu
+ * @brief v6: the block shape chosen by measurement — 128 threads × 8 a values instead of 256 × 8.
+ *
+ * v5's inner loop already issues ~98% FADDs, so what is left is how the work is cut. A search on
+ * the H100 over a values per thread (4, 8, 16), threads per block (128, 256, 512) and tile length
+ * (1024, 2048), committed as docs/results/01-pairwise-shape-search.txt, found 8 values per thread
+ * and 1024-value tiles best, and 128 threads a little ahead of 256 at both 2^16 and 2^20. Likely
+ * reasons, not measured one by one: twice as many, smaller blocks leave less idle time when the
+ * last ones finish, and each barrier around a tile load holds 4 warps instead of 8. Four a values
+ * per thread lost clearly (one LDS.128 per 32 FADDs instead of 64); sixteen gained nothing.
+ *
+ * <!-- measured:begin -->
+ * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/01-pairwise.csv):
+ * - n=2^16 dist=real: 0.30384 ms, 14135.62 Gpairs/s = 86.7% of FP32 rate; 96.92x v1
+ * - n=2^20 dist=real: 73.34227 ms, 14991.51 Gpairs/s = 91.8% of FP32 rate; 102.74x v1
+ * <!-- measured:end -->
+ */
+#include "cal.h"
+#include "cl_cuda_check.h"
+#include "pairwise.h"
+
+#define THREADS      128
+#define A_PER_THREAD 8
+#define A_PER_BLOCK  (THREADS * A_PER_THREAD)
+#define TILE_B       1024
+#define B_PER_BLOCK  (4 * TILE_B)
+#define WARPS        (THREADS / 32)
+
+static __device__ double warp_sum(double x)
+{
+    for (int offset = 16; offset > 0; offset >>= 1)
+        x += __shfl_down_sync(0xffffffffu, x, offset);
+    return x;
+}
+
+/* Adds, for each of the thread's a values, cal against tile[0..count) to totals (float inside the
+   tile, double across tiles). */
+static __device__ void pairs_with_tile(const float4 *tile, unsigned count,
+                                       const float (&a_reg)[A_PER_THREAD],
+                                       double (&totals)[A_PER_THREAD])
+{
+    float partial[A_PER_THREAD];
+#pragma unroll
+    for (int r = 0; r < A_PER_THREAD; r++)
+        partial[r] = 0.0f;
+    if (count == TILE_B) {
+#pragma unroll 4
+        for (unsigned q = 0; q < TILE_B / 4; q++) {
+            const float4 v = tile[q]; /* every lane reads the same address: one broadcast */
+#pragma unroll
+            for (int r = 0; r < A_PER_THREAD; r++) {
+                partial[r] += cal(a_reg[r], v.x);
+                partial[r] += cal(a_reg[r], v.y);
+                partial[r] += cal(a_reg[r], v.z);
+                partial[r] += cal(a_reg[r], v.w);
+            }
+        }
+    } else {
+        const float *scalars = (const float *)tile;
+        for (unsigned k = 0; k < count; k++) {
+            const float v = scalars[k];
+#pragma unroll
+            for (int r = 0; r < A_PER_THREAD; r++)
+                partial[r] += cal(a_reg[r], v);
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < A_PER_THREAD; r++)
+        totals[r] += partial[r];
+}
+
+__global__ void __launch_bounds__(THREADS)
+    pairs_block_shape(const float *a, const float *b, size_t n, double *sum)
+{
+    __shared__ float4 tile_b[TILE_B / 4];
+    __shared__ double warp_sums[WARPS];
+    const size_t a_first = (size_t)blockIdx.x * A_PER_BLOCK + threadIdx.x;
+    float a_reg[A_PER_THREAD];
+    double totals[A_PER_THREAD];
+#pragma unroll
+    for (int r = 0; r < A_PER_THREAD; r++) {
+        const size_t i = a_first + (size_t)r * THREADS;
+        a_reg[r] = i < n ? a[i] : 0.0f;
+        totals[r] = 0.0;
+    }
+    const size_t b_begin = (size_t)blockIdx.y * B_PER_BLOCK;
+    const size_t b_end = n - b_begin < B_PER_BLOCK ? n : b_begin + B_PER_BLOCK;
+    for (size_t t0 = b_begin; t0 < b_end; t0 += TILE_B) {
+        const unsigned count = (unsigned)(b_end - t0 < TILE_B ? b_end - t0 : TILE_B);
+        __syncthreads(); /* every warp is done with the previous tile */
+        for (unsigned k = threadIdx.x; k < count; k += THREADS)
+            ((float *)tile_b)[k] = b[t0 + k];
+        __syncthreads();
+        pairs_with_tile(tile_b, count, a_reg, totals);
+    }
+    double s = 0.0;
+#pragma unroll
+    for (int r = 0; r < A_PER_THREAD; r++)
+        if (a_first + (size_t)r * THREADS < n) /* a values past n were placeholders */
+            s += totals[r];
+    s = warp_sum(s);
+    if (threadIdx.x % 32 == 0)
+        warp_sums[threadIdx.x / 32] = s;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        s = warp_sum(threadIdx.x < WARPS ? warp_sums[threadIdx.x] : 0.0);
+        if (threadIdx.x == 0)
+            atomicAdd(sum, s);
+    }
+}
+
+size_t pairwise_workspace_bytes(size_t n)
+{
+    (void)n;
+    return 0;
+}
+
+void pairwise_sum(const float *a, const float *b, size_t n, double *sum, void *workspace,
+                  cudaStream_t stream)
+{
+    (void)workspace;
+    const dim3 grid((unsigned)((n + A_PER_BLOCK - 1) / A_PER_BLOCK),
+                    (unsigned)((n + B_PER_BLOCK - 1) / B_PER_BLOCK));
+    CL_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(double), stream));
+    pairs_block_shape<<<grid, THREADS, 0, stream>>>(a, b, n, sum);
+    CL_LAUNCH_CHECK("pairs_block_shape");
+}
