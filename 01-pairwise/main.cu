@@ -19,20 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_dist(const char *text, void *target, char *accepted, size_t len)
-{
-    input_dist *dist = (input_dist *)target;
-    if (strcmp(text, "real") == 0)
-        *dist = DIST_REAL;
-    else if (strcmp(text, "int") == 0)
-        *dist = DIST_INT;
-    else {
-        snprintf(accepted, len, "real or int");
-        return -1;
-    }
-    return 0;
-}
-
 typedef struct {
     const float *a, *b;
     size_t n;
@@ -49,10 +35,11 @@ static void launch(void *context, cudaStream_t stream)
 int main(int argc, char **argv)
 {
     cl_options opt;
-    input_dist dist = DIST_REAL;
+    static const char *const dist_names[] = {"real", "int"}; /* the order of input_dist */
+    cl_choice dist = {dist_names, 2, DIST_REAL};
     const cl_extra_option extra[] = {
         {"dist", "D", "inputs: real (a uniform, b triangular) or int (0..15, exact sums)", "real",
-         parse_dist, &dist}};
+         cl_parse_choice, &dist}};
     cl_options_defaults(&opt, 1u << 16);
     cl_parse_options(argc, argv,
                      "Lesson 01: S = sum over all pairs (i, j) of cal(a[i], b[j]), "
@@ -79,7 +66,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "--n %s: the inputs do not fit in host memory\n", opt.n_text);
         return 2;
     }
-    fill_inputs(a, b, n, dist, opt.seed);
+    fill_inputs(a, b, n, (input_dist)dist.value, opt.seed);
 
     float *d_a = NULL, *d_b = NULL;
     double *d_sum = NULL;
@@ -96,21 +83,12 @@ int main(int argc, char **argv)
     run_args args = {d_a, d_b, n, d_sum, d_workspace};
 
     cl_report report;
-    memset(&report, 0, sizeof report);
-    report.lesson = "01-pairwise";
-    const char *slash = strrchr(argv[0], '/');
-    report.version = slash ? slash + 1 : argv[0];
-    char size_text[32];
-    cl_format_size(opt.n, size_text, sizeof size_text);
-    snprintf(report.case_text, sizeof report.case_text, "n=%s dist=%s", size_text,
-             dist == DIST_INT ? "int" : "real");
-    report.n = opt.n;
-    report.warmup = opt.warmup;
+    cl_report_begin(&report, "01-pairwise", argv[0], &opt);
+    cl_report_append_case(&report, "dist=%s", cl_choice_name(&dist));
     report.unit = "Gpairs/s";
     report.ceiling_name = "FP32 rate";
 
     /* The checked run: the sum starts as NaN, so a version that never writes it fails. */
-    report.checked = opt.check;
     if (opt.check) {
         const long double ref =
             CAL_IS_ABS_DIFF ? reference_abs_diff(a, b, n) : reference_brute(a, b, n);
@@ -121,9 +99,9 @@ int main(int argc, char **argv)
         CL_CUDA_CHECK(cudaMemcpy(&got, d_sum, sizeof got, cudaMemcpyDeviceToHost));
         /* cal >= 0, so sum |terms| = S; for n = 1 with a[0] == b[0], S = 0 and the error is
          * absolute */
-        report.check =
-            cl_check_scaled(got, (double)ref, fabs((double)ref), pairwise_tolerance(dist),
-                            dist == DIST_INT ? "|S - ref| / S, exact integers" : "|S - ref| / S");
+        report.check = cl_check_scaled(
+            got, (double)ref, fabs((double)ref), pairwise_tolerance((input_dist)dist.value),
+            dist.value == DIST_INT ? "|S - ref| / S, exact integers" : "|S - ref| / S");
     }
     free(a);
     free(b);

@@ -17,20 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_dist(const char *text, void *target, char *accepted, size_t len)
-{
-    input_dist *dist = (input_dist *)target;
-    if (strcmp(text, "real") == 0)
-        *dist = DIST_REAL;
-    else if (strcmp(text, "int") == 0)
-        *dist = DIST_INT;
-    else {
-        snprintf(accepted, len, "real or int");
-        return -1;
-    }
-    return 0;
-}
-
 typedef struct {
     const float *in;
     size_t n;
@@ -47,10 +33,11 @@ static void launch(void *context, cudaStream_t stream)
 int main(int argc, char **argv)
 {
     cl_options opt;
-    input_dist dist = DIST_REAL;
+    static const char *const dist_names[] = {"real", "int"}; /* the order of input_dist */
+    cl_choice dist = {dist_names, 2, DIST_REAL};
     const cl_extra_option extra[] = {
         {"dist", "D", "inputs: real (mixed signs and magnitudes) or int ({-1,0,1}, exact sums)",
-         "real", parse_dist, &dist}};
+         "real", cl_parse_choice, &dist}};
     cl_options_defaults(&opt, 1u << 24);
     cl_parse_options(argc, argv, "Lesson 03: the sum of n floats, checked against a double sum.",
                      &opt, extra, 1);
@@ -69,7 +56,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "--n %s: the inputs do not fit in host memory\n", n_text);
         return 2;
     }
-    fill_inputs(host, n, dist, opt.seed);
+    fill_inputs(host, n, (input_dist)dist.value, opt.seed);
 
     float *d_in = NULL, *d_sum = NULL;
     void *d_workspace = NULL;
@@ -83,19 +70,10 @@ int main(int argc, char **argv)
     run_args args = {d_in, n, d_sum, d_workspace};
 
     cl_report report;
-    memset(&report, 0, sizeof report);
-    report.lesson = "03-reduction";
-    const char *slash = strrchr(argv[0], '/');
-    report.version = slash ? slash + 1 : argv[0];
-    char size_text[32];
-    cl_format_size(opt.n, size_text, sizeof size_text);
-    snprintf(report.case_text, sizeof report.case_text, "n=%s dist=%s", size_text,
-             dist == DIST_INT ? "int" : "real");
-    report.n = opt.n;
-    report.warmup = opt.warmup;
+    cl_report_begin(&report, "03-reduction", argv[0], &opt);
+    cl_report_append_case(&report, "dist=%s", cl_choice_name(&dist));
 
     /* The checked run: the output starts as NaN, so a sum nobody wrote fails. */
-    report.checked = opt.check;
     if (opt.check) {
         double ref, ref_abs;
         reference_sum(host, n, &ref, &ref_abs);
@@ -111,17 +89,14 @@ int main(int argc, char **argv)
     }
     free(host);
 
+    report.unit = "GB/s";
+    report.ceiling_name = "read bandwidth";
     if (opt.repeat > 0) {
         const cl_ceilings ceilings = cl_measure_ceilings(&dev);
         report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat);
-        report.work = (double)input_bytes;
+        report.work = (double)input_bytes; /* every input read once; the output is 4 bytes */
         report.unit_per_second = 1e9;
-        report.unit = "GB/s";
         report.ceiling = ceilings.read_gbps;
-        report.ceiling_name = "read bandwidth";
-    } else {
-        report.unit = "GB/s";
-        report.ceiling_name = "read bandwidth";
     }
     cl_print_report(&report, &dev, opt.csv);
 

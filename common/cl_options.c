@@ -101,6 +101,31 @@ int cl_parse_count(const char *text, uint64_t max, uint64_t *out)
     return 0;
 }
 
+int cl_parse_choice(const char *text, void *target, char *accepted, size_t accepted_len)
+{
+    cl_choice *choice = (cl_choice *)target;
+    size_t used = 0;
+    for (int i = 0; i < choice->count; i++) {
+        if (strcmp(text, choice->names[i]) == 0) {
+            choice->value = i;
+            return 0;
+        }
+    }
+    accepted[0] = '\0';
+    for (int i = 0; i < choice->count && used < accepted_len; i++)
+        used += (size_t)snprintf(accepted + used, accepted_len - used, "%s%s",
+                                 i == 0                   ? ""
+                                 : i == choice->count - 1 ? " or "
+                                                          : ", ",
+                                 choice->names[i]);
+    return -1;
+}
+
+const char *cl_choice_name(const cl_choice *choice)
+{
+    return choice->names[choice->value];
+}
+
 void cl_options_defaults(cl_options *opt, uint64_t default_n)
 {
     opt->n = default_n;

@@ -37,6 +37,20 @@ typedef struct {
     void *target;
 } cl_extra_option;
 
+/** A lesson option that takes one of a few names (--dist real|int): the target of cl_parse_choice.
+ */
+typedef struct {
+    const char *const *names; /**< the accepted names, in the order of the lesson's enum */
+    int count;                /**< how many names */
+    int value;                /**< the index of the chosen name (the default until parsed) */
+} cl_choice;
+
+/** A cl_extra_option parser for a cl_choice target: sets value, or lists the names accepted. */
+int cl_parse_choice(const char *text, void *target, char *accepted, size_t accepted_len);
+
+/** The chosen name of a cl_choice. */
+const char *cl_choice_name(const cl_choice *choice);
+
 /** What cl_parse_options_r() found. */
 enum { CL_PARSE_OK = 0, CL_PARSE_HELP = 1, CL_PARSE_ERROR = 2 };
 

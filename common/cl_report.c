@@ -5,7 +5,35 @@
 #include "cl_report.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+void cl_report_begin(cl_report *r, const char *lesson, const char *argv0, const cl_options *opt)
+{
+    char size_text[32];
+    const char *slash = strrchr(argv0, '/');
+    memset(r, 0, sizeof *r);
+    r->lesson = lesson;
+    r->version = slash ? slash + 1 : argv0;
+    r->n = opt->n;
+    r->warmup = opt->warmup;
+    r->checked = opt->check;
+    cl_format_size(opt->n, size_text, sizeof size_text);
+    snprintf(r->case_text, sizeof r->case_text, "n=%s", size_text);
+}
+
+void cl_report_append_case(cl_report *r, const char *format, ...)
+{
+    const size_t used = strlen(r->case_text);
+    va_list args;
+    if (used + 1 >= sizeof r->case_text)
+        return;
+    r->case_text[used] = ' ';
+    va_start(args, format);
+    vsnprintf(r->case_text + used + 1, sizeof r->case_text - used - 1, format, args);
+    va_end(args);
+}
 
 double cl_report_throughput(const cl_report *r)
 {

@@ -7,6 +7,7 @@
 
 #include "cl_check.h"
 #include "cl_device.h"
+#include "cl_options.h"
 #include "cl_timing.h"
 
 #ifdef __cplusplus
@@ -35,6 +36,16 @@ typedef struct {
     int checked;              /**< 0 under --no-check */
     cl_check_result check;
 } cl_report;
+
+/**
+ * Starts a report: lesson, version (the program's file name, from @p argv0), n, warm-up, whether
+ * it is checked, and the case text "n=<size>" that cl_report_append_case() extends.
+ */
+void cl_report_begin(cl_report *r, const char *lesson, const char *argv0, const cl_options *opt);
+
+/** Appends " <text>" (printf-style) to the case text, e.g. cl_report_append_case(r, "dist=%s", d).
+ */
+void cl_report_append_case(cl_report *r, const char *format, ...);
 
 /** Throughput in the report's unit from its work and median time; 0 when not timed. */
 double cl_report_throughput(const cl_report *r);

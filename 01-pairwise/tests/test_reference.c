@@ -6,19 +6,11 @@
 
 #include "cl_check.h"
 
+#include "cl_unit.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int failures = 0;
-
-#define EXPECT(cond)                                                                               \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                    \
-        }                                                                                          \
-    } while (0)
 
 int main(void)
 {
@@ -62,6 +54,5 @@ int main(void)
     EXPECT(pairwise_tolerance(DIST_REAL) < 3e-4);
     free(a);
     free(b);
-    printf("%s\n", failures ? "FAILED" : "all reference tests passed");
-    return failures ? 1 : 0;
+    return cl_unit_report("01-pairwise reference");
 }

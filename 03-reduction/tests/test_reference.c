@@ -6,19 +6,11 @@
 
 #include "cl_check.h"
 
+#include "cl_unit.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int failures = 0;
-
-#define EXPECT(cond)                                                                               \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                    \
-        }                                                                                          \
-    } while (0)
 
 int main(void)
 {
@@ -82,6 +74,5 @@ int main(void)
     }
     free(x);
     free(y);
-    printf("%s\n", failures ? "FAILED" : "all reference tests passed");
-    return failures ? 1 : 0;
+    return cl_unit_report("03-reduction reference");
 }

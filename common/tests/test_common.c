@@ -8,20 +8,11 @@
 #include "cl_report.h"
 #include "cl_timing.h"
 
+#include "cl_unit.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int failures = 0, checks = 0;
-
-#define EXPECT(cond)                                                                               \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                    \
-        }                                                                                          \
-    } while (0)
 
 static void test_sizes(void)
 {
@@ -150,6 +141,17 @@ static void test_options(void)
     }
 }
 
+static void test_choices(void)
+{
+    static const char *const names[] = {"uniform", "one", "zipf"};
+    cl_choice choice = {names, 3, 0};
+    char accepted[64];
+    EXPECT(cl_parse_choice("zipf", &choice, accepted, sizeof accepted) == 0 && choice.value == 2);
+    EXPECT(strcmp(cl_choice_name(&choice), "zipf") == 0);
+    EXPECT(cl_parse_choice("Zipf", &choice, accepted, sizeof accepted) != 0 && choice.value == 2);
+    EXPECT(strcmp(accepted, "uniform, one or zipf") == 0);
+}
+
 static void test_statistics(void)
 {
     double odd[] = {5, 1, 3};
@@ -247,9 +249,9 @@ int main(void)
 {
     test_sizes();
     test_options();
+    test_choices();
     test_statistics();
     test_checks();
     test_report();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return cl_unit_report("common");
 }
