@@ -181,6 +181,13 @@ function(cuda_lessons_add_lesson)
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Running every version of ${lesson}")
   set(results_csv "${CUDA_LESSONS_ROOT}/docs/results/${lesson}.csv")
+  add_custom_target(results-${lesson}
+                    COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
+                    COMMAND cl_runner ${runner_args} --csv "${results_csv}" "${bin_dir}"
+                    COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
+                            -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
+                    DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
+                    COMMENT "Measuring ${lesson} into docs/results/${lesson}.csv (needs a GPU)")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_COMMANDS
                COMMAND $<TARGET_FILE:cl_runner> --skip-ok ${runner_args} "${bin_dir}")

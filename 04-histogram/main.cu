@@ -1,0 +1,142 @@
+/**
+ * @file main.cu
+ * @brief Lesson 04's harness, shared by every version: options, inputs, the checked run, timing,
+ * report. A version file brings only histogram_workspace_bytes() and histogram().
+ */
+#include "histogram.h"
+
+#include "cl_ceilings.h"
+#include "cl_check.h"
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "cl_options.h"
+#include "cl_report.h"
+#include "cl_timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_bins(const char *text, void *target, char *accepted, size_t len)
+{
+    uint64_t value;
+    if (cl_parse_size(text, &value) != 0 || value < 1 || value > HISTOGRAM_MAX_BINS) {
+        snprintf(accepted, len, "a bin count from 1 to 2^24");
+        return -1;
+    }
+    *(unsigned *)target = (unsigned)value;
+    return 0;
+}
+
+typedef struct {
+    const void *in;
+    size_t n;
+    input_type type;
+    unsigned bins;
+    unsigned long long *hist;
+    void *workspace;
+} run_args;
+
+static void launch(void *context, cudaStream_t stream)
+{
+    const run_args *r = (const run_args *)context;
+    histogram(r->in, r->n, r->type, r->bins, r->hist, r->workspace, stream);
+}
+
+int main(int argc, char **argv)
+{
+    cl_options opt;
+    unsigned bins = 256;
+    static const char *const type_names[] = {"u32", "u8"}; /* the order of input_type */
+    static const char *const dist_names[] = {"uniform", "one", "zipf"}; /* of input_dist */
+    cl_choice type = {type_names, 2, TYPE_U32}, dist = {dist_names, 3, DIST_UNIFORM};
+    const cl_extra_option extra[] = {
+        {"bins", "B", "number of bins (1 to 2^24; at most 256 for u8)", "256", parse_bins, &bins},
+        {"type", "T", "input type: u32 (unsigned values) or u8 (8-bit pixels)", "u32",
+         cl_parse_choice, &type},
+        {"dist", "D", "values: uniform, one (all in one bin) or zipf (skewed)", "uniform",
+         cl_parse_choice, &dist}};
+    cl_options_defaults(&opt, 1u << 26);
+    cl_parse_options(argc, argv, "Lesson 04: the histogram of n values, checked exactly.", &opt,
+                     extra, 3);
+    if (type.value == TYPE_U8 && bins > 256) {
+        char text[16];
+        snprintf(text, sizeof text, "%u", bins);
+        cl_bad_input("bins", text, "at most 256 with --type u8 (8-bit values)");
+    }
+    const size_t n = (size_t)opt.n;
+    const size_t input_bytes =
+        cl_buffer_bytes(opt.n_text, opt.n, element_bytes((input_type)type.value));
+    const size_t hist_bytes = (size_t)bins * sizeof(unsigned long long);
+
+    cl_device_info dev;
+    cl_device_open(opt.device, &dev);
+    const size_t workspace_bytes = histogram_workspace_bytes(n, bins, (input_type)type.value);
+    cl_require_device_memory(&dev, opt.n_text, input_bytes + hist_bytes + workspace_bytes);
+
+    void *host = malloc(input_bytes);
+    unsigned long long *ref = (unsigned long long *)malloc(hist_bytes);
+    unsigned long long *got = (unsigned long long *)malloc(hist_bytes);
+    if (host == NULL || ref == NULL || got == NULL) {
+        fprintf(stderr, "--n %s: the inputs do not fit in host memory\n", opt.n_text);
+        return 2;
+    }
+    fill_inputs(host, n, (input_type)type.value, bins, (input_dist)dist.value, opt.seed);
+
+    void *d_in = NULL, *d_workspace = NULL;
+    unsigned long long *d_hist = NULL;
+    cudaStream_t stream;
+    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CL_CUDA_CHECK(cudaMalloc(&d_in, input_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_hist, hist_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
+    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
+    CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
+    run_args args = {d_in, n, (input_type)type.value, bins, d_hist, d_workspace};
+
+    cl_report report;
+    cl_report_begin(&report, "04-histogram", argv[0], &opt);
+    cl_report_append_case(&report, "bins=%u type=%s dist=%s", bins, cl_choice_name(&type),
+                          cl_choice_name(&dist));
+
+    /* The checked run: every counter starts as 0xFF..FF, so a bin nobody wrote fails. */
+    if (opt.check) {
+        reference_histogram(host, n, (input_type)type.value, bins, ref);
+        cl_poison(d_hist, hist_bytes, stream);
+        launch(&args, stream);
+        CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+        CL_CUDA_CHECK(cudaMemcpy(got, d_hist, hist_bytes, cudaMemcpyDeviceToHost));
+        size_t wrong = 0, first_wrong = 0;
+        for (size_t b = bins; b-- > 0;)
+            if (got[b] != ref[b]) {
+                wrong++;
+                first_wrong = b;
+            }
+        if (wrong)
+            fprintf(stderr, "bin %zu: %llu counted, %llu expected\n", first_wrong, got[first_wrong],
+                    ref[first_wrong]);
+        report.check =
+            cl_check_scaled((double)wrong, 0.0, 1.0, 0.0, "bins that differ from the exact count");
+    }
+    free(host);
+    free(ref);
+    free(got);
+
+    /* Memory-bound: every value read once; the bins are written once (negligible). */
+    report.unit = "Gelem/s";
+    report.ceiling_name = "read bandwidth";
+    if (opt.repeat > 0) {
+        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
+        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat);
+        report.work = (double)n;
+        report.unit_per_second = 1e9;
+        report.ceiling = ceilings.read_gbps / (double)element_bytes((input_type)type.value);
+    }
+    cl_print_report(&report, &dev, opt.csv);
+
+    CL_CUDA_CHECK(cudaFree(d_in));
+    CL_CUDA_CHECK(cudaFree(d_hist));
+    CL_CUDA_CHECK(cudaFree(d_workspace));
+    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    return report.checked && !report.check.pass ? 1 : 0;
+}
