@@ -209,9 +209,10 @@ foreach(csv IN LISTS result_files)
   if(NOT MODE STREQUAL "check")
     list(LENGTH r_cases n_cases)
     math(EXPR last_col "${n_cases} + 1")
+    math(EXPR plot_height "400 + 12 * ${n_cases}") # the key sits below the bars, two per line
     file(WRITE "${plot_dir}/${lesson}.dat" "${dat}")
     file(WRITE "${plot_dir}/${lesson}.gp"
-"set terminal svg size 900,480 font 'sans,12' background '#ffffff'
+"set terminal svg size 900,${plot_height} font 'sans,12' background '#ffffff'
 set output '${plot_dir}/${lesson}.svg'
 set title '${lesson} on ${device}, ${date}' noenhanced
 set ylabel '${unit}'
@@ -220,7 +221,8 @@ set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
 set xtics rotate by -30 noenhanced
-set key top left noenhanced
+set key below horizontal maxcols 2 noenhanced
+set linetype 9 lc rgb '#808080'
 set grid ytics
 set logscale y 10
 set ytics format '%g'

@@ -3,7 +3,7 @@
 # lesson's runner into docs/results/, and leave logs and results under $OUT (or ./gpu-check-out).
 # Usage: tools/gpu-check.sh [ctest regex of tests to run]   (default: every test)
 # Environment: SKIP_TESTS=1 / SKIP_RUNNERS=1 skip a half; LESSONS="04-histogram ..." measures only
-# those lessons (results-<lesson> targets) instead of all. A full pass over three lessons takes
+# those lessons (results-<lesson> targets and their tests/gpu-extras.sh) instead of all. A full pass over three lessons takes
 # ~12 minutes of device time: run the tests and the runners in separate calls.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,7 +43,14 @@ if [ "${SKIP_RUNNERS:-0}" = 0 ]; then
   for target in "${targets[@]}"; do
     cmake --build build-gpu --target "$target" 2>&1 | tee -a "$out/runners.txt" || status=1
   done
-  for extras in [0-9][0-9]-*/tests/gpu-extras.sh; do
+  extras_list=([0-9][0-9]-*/tests/gpu-extras.sh)
+  if [ -n "${LESSONS:-}" ]; then
+    extras_list=()
+    for lesson in $LESSONS; do
+      [ -f "$lesson/tests/gpu-extras.sh" ] && extras_list+=("$lesson/tests/gpu-extras.sh")
+    done
+  fi
+  for extras in "${extras_list[@]}"; do
     echo "== $extras"
     bash "$extras" build-gpu || status=1
   done
