@@ -1,0 +1,71 @@
+/**
+ * @file gemm.h
+ * @brief The problem of lesson 02: C = A·B for row-major float matrices, A m×k, B k×n, in one of
+ * two semirings. Every version implements gemm(); the harness (main.cu) does everything else.
+ */
+#ifndef GEMM_H
+#define GEMM_H
+
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The largest --m, --n or --k. */
+#define GEMM_MAX_DIM 65536
+
+/** What "multiply" and "add" mean (--semiring). */
+typedef enum {
+    SEMIRING_PLUS_TIMES, /**< the matrix product: c = Σ a·b */
+    SEMIRING_MIN_PLUS    /**< seed 003's "shortcut" step: c = min over p of a + b */
+} semiring;
+
+/**
+ * Writes C[0..m)[0..n) = A·B in @p ring. A is m×k, B is k×n, C is m×n, all row-major and densely
+ * packed (the leading dimensions are k, n, n). The version sets every element of C: the harness
+ * poisons it first.
+ */
+void gemm(const float *a, const float *b, float *c, int m, int n, int k, semiring ring,
+          cudaStream_t stream);
+
+/** 1 when the version computes @p ring (cuBLAS has no min-plus product). */
+int gemm_supports(semiring ring);
+
+/* ---- The CPU side, in reference.c ----------------------------------------------------------- */
+
+/** Fills x[0..count) with floats uniform in [-1, 1) from @p seed. */
+void fill_matrix(float *x, size_t count, unsigned long long seed);
+
+/**
+ * The exact element (i, j) in double (plus-times), or the float min-plus value (exact: a + b is
+ * one rounding, the same on both sides, and min is exact); @p magnitude receives Σ |a·b| for the
+ * error bound (0 for min-plus).
+ */
+double reference_element(const float *a, const float *b, int n, int k, int i, int j, semiring ring,
+                         double *magnitude);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- The one place where the semiring lives: every kernel calls these -------------------- */
+#ifdef __CUDACC__
+#include <math.h>
+
+/** The value C starts from, and what pads a partial tile: 0 for +·, +∞ for min-plus (x + ∞ = ∞
+ * leaves any min unchanged, as 0·x = 0 leaves any sum). */
+static __host__ __device__ __forceinline__ float semiring_zero(semiring ring)
+{
+    return ring == SEMIRING_MIN_PLUS ? INFINITY : 0.0f;
+}
+
+/** acc ⊕ (a ⊗ b): one FMA, or an add and a min. */
+static __device__ __forceinline__ float semiring_mac(float acc, float a, float b, semiring ring)
+{
+    return ring == SEMIRING_MIN_PLUS ? fminf(acc, a + b) : fmaf(a, b, acc);
+}
+#endif
+
+#endif

@@ -1,0 +1,194 @@
+/**
+ * @file main.cu
+ * @brief Lesson 02's harness, shared by every version: options, inputs, the checked run, timing,
+ * report. A version file brings only gemm() and gemm_supports().
+ */
+#include "gemm.h"
+
+#include "cl_ceilings.h"
+#include "cl_check.h"
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "cl_options.h"
+#include "cl_report.h"
+#include "cl_timing.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Up to this many multiply-adds the check recomputes every element of C; above, it recomputes the
+   first and last rows and columns (where partial tiles live) and CHECK_SAMPLES random elements. */
+#define FULL_CHECK_MACS (1ull << 28)
+#define CHECK_SAMPLES   4096
+
+static int parse_dim(const char *text, void *target, char *accepted, size_t len)
+{
+    uint64_t value;
+    if (cl_parse_size(text, &value) != 0 || value < 1 || value > GEMM_MAX_DIM) {
+        snprintf(accepted, len, "a matrix dimension from 1 to 65536");
+        return -1;
+    }
+    *(int *)target = (int)value;
+    return 0;
+}
+
+typedef struct {
+    const float *a, *b;
+    float *c;
+    int m, n, k;
+    semiring ring;
+} run_args;
+
+static void launch(void *context, cudaStream_t stream)
+{
+    const run_args *r = (const run_args *)context;
+    gemm(r->a, r->b, r->c, r->m, r->n, r->k, r->ring, stream);
+}
+
+static uint64_t next_index(uint64_t *state, uint64_t bound)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (*state >> 33) % bound;
+}
+
+/* Compares element (i, j); returns its error: |c - exact| / Σ|a·b| for +·, 0 or 1 (exact
+   equality, NaN fails) for min-plus. */
+static double element_error(const float *a, const float *b, const float *c, int n, int k, int i,
+                            int j, semiring ring)
+{
+    double magnitude;
+    const double exact = reference_element(a, b, n, k, i, j, ring, &magnitude);
+    const float got = c[(size_t)i * (size_t)n + (size_t)j];
+    if (ring == SEMIRING_MIN_PLUS)
+        return got == (float)exact ? 0.0 : 1.0;
+    if (isnan(got) || isinf(got))
+        return INFINITY;
+    const double diff = fabs((double)got - exact);
+    return diff == 0.0 ? 0.0 : magnitude > 0.0 ? diff / magnitude : INFINITY;
+}
+
+/* The larger error; NaN counts as the largest. */
+static double worse(double worst, double e)
+{
+    return (e > worst || isnan(e)) ? e : worst;
+}
+
+static cl_check_result check_product(const float *a, const float *b, const float *c, int m, int n,
+                                     int k, semiring ring, uint64_t seed)
+{
+    double worst = 0.0;
+    if ((uint64_t)m * (uint64_t)n * (uint64_t)k <= FULL_CHECK_MACS) {
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                worst = worse(worst, element_error(a, b, c, n, k, i, j, ring));
+    } else {
+        for (int j = 0; j < n; j++) {
+            worst = worse(worst, element_error(a, b, c, n, k, 0, j, ring));
+            worst = worse(worst, element_error(a, b, c, n, k, m - 1, j, ring));
+        }
+        for (int i = 0; i < m; i++) {
+            worst = worse(worst, element_error(a, b, c, n, k, i, 0, ring));
+            worst = worse(worst, element_error(a, b, c, n, k, i, n - 1, ring));
+        }
+        uint64_t state = seed ^ 0x5DEECE66Dull;
+        for (int s = 0; s < CHECK_SAMPLES; s++) {
+            const int i = (int)next_index(&state, (uint64_t)m);
+            const int j = (int)next_index(&state, (uint64_t)n);
+            worst = worse(worst, element_error(a, b, c, n, k, i, j, ring));
+        }
+    }
+    if (ring == SEMIRING_MIN_PLUS)
+        return cl_check_scaled(worst, 0.0, 1.0, 0.0, "elements that differ from the exact min");
+    /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with FMA).
+     */
+    return cl_check_scaled(worst, 0.0, 1.0, cl_float_gamma((double)k),
+                           "max |c - exact| / sum |a*b| over the checked elements");
+}
+
+int main(int argc, char **argv)
+{
+    cl_options opt;
+    int m = 0, k = 0;                                                   /* 0: the same as --n */
+    static const char *const ring_names[] = {"plus-times", "min-plus"}; /* order of semiring */
+    cl_choice ring = {ring_names, 2, SEMIRING_PLUS_TIMES};
+    const cl_extra_option extra[] = {
+        {"m", "M", "rows of A and C (1 to 65536)", "--n", parse_dim, &m},
+        {"k", "K", "columns of A, rows of B (1 to 65536)", "--n", parse_dim, &k},
+        {"semiring", "S", "plus-times (C = A·B) or min-plus (c = min a + b)", "plus-times",
+         cl_parse_choice, &ring}};
+    cl_options_defaults(&opt, 2048);
+    cl_parse_options(argc, argv,
+                     "Lesson 02: C = A·B (m×k times k×n, row-major), checked against double "
+                     "precision. --n sets the columns of B and C, and m and k unless given.",
+                     &opt, extra, 3);
+    if (opt.n < 1 || opt.n > GEMM_MAX_DIM)
+        cl_bad_input("n", opt.n_text, "expected a matrix dimension from 1 to 65536");
+    const int n = (int)opt.n;
+    m = m ? m : n;
+    k = k ? k : n;
+    if (!gemm_supports((semiring)ring.value))
+        cl_bad_input("semiring", cl_choice_name(&ring), "this version computes plus-times only");
+    const size_t a_bytes = (size_t)m * (size_t)k * sizeof(float);
+    const size_t b_bytes = (size_t)k * (size_t)n * sizeof(float);
+    const size_t c_bytes = (size_t)m * (size_t)n * sizeof(float);
+
+    cl_device_info dev;
+    cl_device_open(opt.device, &dev);
+    cl_require_device_memory(&dev, opt.n_text, a_bytes + b_bytes + c_bytes);
+
+    float *a = (float *)malloc(a_bytes), *b = (float *)malloc(b_bytes);
+    float *c = (float *)malloc(c_bytes);
+    if (a == NULL || b == NULL || c == NULL) {
+        fprintf(stderr, "--n %s: the matrices do not fit in host memory\n", opt.n_text);
+        return 2;
+    }
+    fill_matrix(a, (size_t)m * (size_t)k, opt.seed);
+    fill_matrix(b, (size_t)k * (size_t)n, opt.seed + 1);
+
+    float *d_a, *d_b, *d_c;
+    cudaStream_t stream;
+    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CL_CUDA_CHECK(cudaMalloc(&d_a, a_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_b, b_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
+    CL_CUDA_CHECK(cudaMemcpy(d_a, a, a_bytes, cudaMemcpyHostToDevice));
+    CL_CUDA_CHECK(cudaMemcpy(d_b, b, b_bytes, cudaMemcpyHostToDevice));
+    run_args args = {d_a, d_b, d_c, m, n, k, (semiring)ring.value};
+
+    cl_report report;
+    cl_report_begin(&report, "02-gemm", argv[0], &opt);
+    cl_report_append_case(&report, "m=%d k=%d %s", m, k, cl_choice_name(&ring));
+
+    /* The checked run: C starts as NaN everywhere, so an element nobody wrote fails. */
+    if (opt.check) {
+        cl_poison(d_c, c_bytes, stream);
+        launch(&args, stream);
+        CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+        CL_CUDA_CHECK(cudaMemcpy(c, d_c, c_bytes, cudaMemcpyDeviceToHost));
+        report.check = check_product(a, b, c, m, n, k, (semiring)ring.value, opt.seed);
+    }
+    free(a);
+    free(b);
+    free(c);
+
+    /* 2mnk operations (a multiply and an add, or an add and a min, per term). An FFMA does both
+       for +·; min-plus needs an FADD and an FMNMX, so its ceiling is half the FP32 FMA rate. */
+    report.unit = "TFLOP/s";
+    report.ceiling_name = "FP32 rate";
+    if (opt.repeat > 0) {
+        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
+        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat);
+        report.work = 2.0 * (double)m * (double)n * (double)k;
+        report.unit_per_second = 1e12;
+        report.ceiling = ceilings.fp32_gflops / 1e3 / (ring.value == SEMIRING_MIN_PLUS ? 2.0 : 1.0);
+    }
+    cl_print_report(&report, &dev, opt.csv);
+
+    CL_CUDA_CHECK(cudaFree(d_a));
+    CL_CUDA_CHECK(cudaFree(d_b));
+    CL_CUDA_CHECK(cudaFree(d_c));
+    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    return report.checked && !report.check.pass ? 1 : 0;
+}

@@ -1,0 +1,61 @@
+/**
+ * @file v1_naive.cu
+ * @brief v1: one thread per element of C, with consecutive threads walking down a column of C
+ * (seed 003's first kernel).
+ *
+ * Thread (x, y) of a 16×16 block computes c[row][col] with row = blockIdx.x·16 + x: the 16
+ * consecutive threads of a half-warp take 16 consecutive *rows*. At each step p they read
+ * a[row][p], 16 floats k·4 bytes apart, each in its own 32-byte sector, and b[p][col], the same
+ * address for all of them; and they write C a row apart. Every load brings 32 bytes to use 4: the
+ * kernel is bound by memory transactions, not by arithmetic.
+ *
+ * <!-- measured:begin -->
+ * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
+ * - n=2^10 m=1024 k=1024 plus-times: 2.27640 ms, 0.94 TFLOP/s = 1.4% of FP32 rate; 1.00x v1, 0.029x cublas
+ * - n=2^11 m=2048 k=2048 plus-times: 17.69491 ms, 0.97 TFLOP/s = 1.5% of FP32 rate; 1.00x v1, 0.019x cublas
+ * - n=2^12 m=4096 k=4096 plus-times: 141.18686 ms, 0.97 TFLOP/s = 1.5% of FP32 rate; 1.00x v1, 0.019x cublas
+ * - n=2^13 m=8192 k=8192 plus-times: 1120.29529 ms, 0.98 TFLOP/s = 1.5% of FP32 rate; 1.00x v1, 0.019x cublas
+ * <!-- measured:end -->
+ */
+#include "cl_cuda_check.h"
+#include "gemm.h"
+
+#define TILE 16
+
+static __device__ __forceinline__ void naive_element(const float *a, const float *b, float *c,
+                                                     int m, int n, int k, semiring ring)
+{
+    const int row = blockIdx.x * TILE + threadIdx.x; /* threadIdx.x, the fastest index: rows */
+    const int col = blockIdx.y * TILE + threadIdx.y;
+    if (row >= m || col >= n)
+        return;
+    float acc = semiring_zero(ring);
+    for (int p = 0; p < k; p++)
+        acc = semiring_mac(acc, a[(size_t)row * k + p], b[(size_t)p * n + col], ring);
+    c[(size_t)row * n + col] = acc;
+}
+
+/* The semiring is a constant in each branch, so each gets its own loop, free of the test. */
+__global__ void gemm_naive(const float *a, const float *b, float *c, int m, int n, int k,
+                           semiring ring)
+{
+    if (ring == SEMIRING_MIN_PLUS)
+        naive_element(a, b, c, m, n, k, SEMIRING_MIN_PLUS);
+    else
+        naive_element(a, b, c, m, n, k, SEMIRING_PLUS_TIMES);
+}
+
+int gemm_supports(semiring ring)
+{
+    (void)ring;
+    return 1;
+}
+
+void gemm(const float *a, const float *b, float *c, int m, int n, int k, semiring ring,
+          cudaStream_t stream)
+{
+    const dim3 block(TILE, TILE);
+    const dim3 grid((m + TILE - 1) / TILE, (n + TILE - 1) / TILE);
+    gemm_naive<<<grid, block, 0, stream>>>(a, b, c, m, n, k, ring);
+    CL_LAUNCH_CHECK("gemm_naive");
+}
