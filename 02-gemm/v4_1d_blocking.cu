@@ -10,10 +10,10 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
- * - n=2^10 m=1024 k=1024 plus-times: 0.13394 ms, 16.03 TFLOP/s = 24.6% of FP32 rate; 17.00x v1, 0.487x cublas
- * - n=2^11 m=2048 k=2048 plus-times: 0.98909 ms, 17.37 TFLOP/s = 26.6% of FP32 rate; 17.89x v1, 0.346x cublas
- * - n=2^12 m=4096 k=4096 plus-times: 8.17789 ms, 16.81 TFLOP/s = 25.7% of FP32 rate; 17.26x v1, 0.326x cublas
- * - n=2^13 m=8192 k=8192 plus-times: 66.18208 ms, 16.61 TFLOP/s = 25.4% of FP32 rate; 16.93x v1, 0.323x cublas
+ * - n=2^10 m=1024 k=1024 plus-times: 0.13315 ms, 16.13 TFLOP/s = 24.7% of FP32 rate; 17.08x v1, 0.489x cublas
+ * - n=2^11 m=2048 k=2048 plus-times: 0.99288 ms, 17.30 TFLOP/s = 26.5% of FP32 rate; 17.82x v1, 0.345x cublas
+ * - n=2^12 m=4096 k=4096 plus-times: 8.17536 ms, 16.81 TFLOP/s = 25.7% of FP32 rate; 17.27x v1, 0.327x cublas
+ * - n=2^13 m=8192 k=8192 plus-times: 66.07124 ms, 16.64 TFLOP/s = 25.5% of FP32 rate; 16.95x v1, 0.320x cublas
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -11,10 +11,10 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
- * - n=2^10 m=1024 k=1024 plus-times: 0.21998 ms, 9.76 TFLOP/s = 15.0% of FP32 rate; 10.35x v1, 0.297x cublas
- * - n=2^11 m=2048 k=2048 plus-times: 0.53270 ms, 32.25 TFLOP/s = 49.4% of FP32 rate; 33.22x v1, 0.643x cublas
- * - n=2^12 m=4096 k=4096 plus-times: 4.09104 ms, 33.60 TFLOP/s = 51.4% of FP32 rate; 34.51x v1, 0.651x cublas
- * - n=2^13 m=8192 k=8192 plus-times: 32.75360 ms, 33.57 TFLOP/s = 51.4% of FP32 rate; 34.20x v1, 0.652x cublas
+ * - n=2^10 m=1024 k=1024 plus-times: 0.21782 ms, 9.86 TFLOP/s = 15.1% of FP32 rate; 10.44x v1, 0.299x cublas
+ * - n=2^11 m=2048 k=2048 plus-times: 0.53328 ms, 32.22 TFLOP/s = 49.3% of FP32 rate; 33.17x v1, 0.643x cublas
+ * - n=2^12 m=4096 k=4096 plus-times: 4.09368 ms, 33.57 TFLOP/s = 51.4% of FP32 rate; 34.48x v1, 0.652x cublas
+ * - n=2^13 m=8192 k=8192 plus-times: 32.46746 ms, 33.87 TFLOP/s = 51.5% of FP32 rate; 34.49x v1, 0.651x cublas
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
