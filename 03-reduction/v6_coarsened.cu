@@ -15,11 +15,16 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real: 0.01118 ms, 375.03 GB/s = 12.5% of read bandwidth; 1.39x v1, 0.970x cub
- * - n=2^22 dist=real: 0.01952 ms, 859.49 GB/s = 28.5% of read bandwidth; 1.59x v1, 0.857x cub
- * - n=2^24 dist=real: 0.05579 ms, 1202.84 GB/s = 40.1% of read bandwidth; 1.64x v1, 0.706x cub
- * - n=2^26 dist=real: 0.13675 ms, 1962.94 GB/s = 65.4% of read bandwidth; 2.26x v1, 0.863x cub
- * - n=2^28 dist=real: 0.47915 ms, 2240.92 GB/s = 74.6% of read bandwidth; 2.47x v1, 0.749x cub
+ * - n=2^20 dist=real:
+ *   0.01118 ms, 375.03 GB/s = 12.5% of read bandwidth; 1.39x v1, 0.970x cub
+ * - n=2^22 dist=real:
+ *   0.01952 ms, 859.49 GB/s = 28.5% of read bandwidth; 1.59x v1, 0.857x cub
+ * - n=2^24 dist=real:
+ *   0.05579 ms, 1202.84 GB/s = 40.1% of read bandwidth; 1.64x v1, 0.706x cub
+ * - n=2^26 dist=real:
+ *   0.13675 ms, 1962.94 GB/s = 65.4% of read bandwidth; 2.26x v1, 0.863x cub
+ * - n=2^28 dist=real:
+ *   0.47915 ms, 2240.92 GB/s = 74.6% of read bandwidth; 2.47x v1, 0.749x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -11,11 +11,16 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real: 0.01043 ms, 402.06 GB/s = 13.4% of read bandwidth; 1.49x v1, 1.040x cub
- * - n=2^22 dist=real: 0.01722 ms, 974.51 GB/s = 32.5% of read bandwidth; 1.80x v1, 0.971x cub
- * - n=2^24 dist=real: 0.04006 ms, 1675.04 GB/s = 55.7% of read bandwidth; 2.28x v1, 0.983x cub
- * - n=2^26 dist=real: 0.11763 ms, 2281.99 GB/s = 76.1% of read bandwidth; 2.63x v1, 1.003x cub
- * - n=2^28 dist=real: 0.36058 ms, 2977.85 GB/s = 99.1% of read bandwidth; 3.29x v1, 0.995x cub
+ * - n=2^20 dist=real:
+ *   0.01043 ms, 402.06 GB/s = 13.4% of read bandwidth; 1.49x v1, 1.040x cub
+ * - n=2^22 dist=real:
+ *   0.01722 ms, 974.51 GB/s = 32.5% of read bandwidth; 1.80x v1, 0.971x cub
+ * - n=2^24 dist=real:
+ *   0.04006 ms, 1675.04 GB/s = 55.7% of read bandwidth; 2.28x v1, 0.983x cub
+ * - n=2^26 dist=real:
+ *   0.11763 ms, 2281.99 GB/s = 76.1% of read bandwidth; 2.63x v1, 1.003x cub
+ * - n=2^28 dist=real:
+ *   0.36058 ms, 2977.85 GB/s = 99.1% of read bandwidth; 3.29x v1, 0.995x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -12,11 +12,16 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real: 0.00862 ms, 486.35 GB/s = 16.2% of read bandwidth; 1.80x v1, 1.259x cub
- * - n=2^22 dist=real: 0.01544 ms, 1086.61 GB/s = 36.3% of read bandwidth; 2.01x v1, 1.083x cub
- * - n=2^24 dist=real: 0.03824 ms, 1754.94 GB/s = 58.6% of read bandwidth; 2.39x v1, 1.030x cub
- * - n=2^26 dist=real: 0.11608 ms, 2312.50 GB/s = 77.1% of read bandwidth; 2.66x v1, 1.017x cub
- * - n=2^28 dist=real: 0.35835 ms, 2996.33 GB/s = 99.6% of read bandwidth; 3.31x v1, 1.002x cub
+ * - n=2^20 dist=real:
+ *   0.00862 ms, 486.35 GB/s = 16.2% of read bandwidth; 1.80x v1, 1.259x cub
+ * - n=2^22 dist=real:
+ *   0.01544 ms, 1086.61 GB/s = 36.3% of read bandwidth; 2.01x v1, 1.083x cub
+ * - n=2^24 dist=real:
+ *   0.03824 ms, 1754.94 GB/s = 58.6% of read bandwidth; 2.39x v1, 1.030x cub
+ * - n=2^26 dist=real:
+ *   0.11608 ms, 2312.50 GB/s = 77.1% of read bandwidth; 2.66x v1, 1.017x cub
+ * - n=2^28 dist=real:
+ *   0.35835 ms, 2996.33 GB/s = 99.6% of read bandwidth; 3.31x v1, 1.002x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -11,15 +11,24 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/04-histogram.csv):
- * - n=2^28 bins=256 type=u32 dist=uniform: 0.58395 ms, 459.69 Gelem/s = 61.3% of read bandwidth; 73.29x v1, 1.000x cub
- * - n=2^28 bins=256 type=u32 dist=one: 0.51629 ms, 519.93 Gelem/s = 69.2% of read bandwidth; 381.54x v1, 1.000x cub
- * - n=2^28 bins=256 type=u32 dist=zipf: 0.59163 ms, 453.72 Gelem/s = 60.4% of read bandwidth; 148.58x v1, 1.000x cub
- * - n=2^28 bins=4096 type=u32 dist=uniform: 3.20627 ms, 83.72 Gelem/s = 11.2% of read bandwidth; 1.24x v1, 1.000x cub
- * - n=2^28 bins=4096 type=u32 dist=one: 0.81221 ms, 330.50 Gelem/s = 44.1% of read bandwidth; 244.43x v1, 1.000x cub
- * - n=2^28 bins=4096 type=u32 dist=zipf: 3.27939 ms, 81.86 Gelem/s = 10.9% of read bandwidth; 20.00x v1, 1.000x cub
- * - n=2^30 bins=256 type=u8 dist=uniform: 0.50168 ms, 2140.29 Gelem/s = 71.2% of read bandwidth; 340.68x v1, 1.000x cub
- * - n=2^30 bins=256 type=u8 dist=one: 0.39738 ms, 2702.08 Gelem/s = 90.2% of read bandwidth; 1977.41x v1, 1.000x cub
- * - n=2^30 bins=256 type=u8 dist=zipf: 0.41698 ms, 2575.07 Gelem/s = 85.8% of read bandwidth; 840.73x v1, 1.000x cub
+ * - n=2^28 bins=256 type=u32 dist=uniform:
+ *   0.58395 ms, 459.69 Gelem/s = 61.3% of read bandwidth; 73.29x v1, 1.000x cub
+ * - n=2^28 bins=256 type=u32 dist=one:
+ *   0.51629 ms, 519.93 Gelem/s = 69.2% of read bandwidth; 381.54x v1, 1.000x cub
+ * - n=2^28 bins=256 type=u32 dist=zipf:
+ *   0.59163 ms, 453.72 Gelem/s = 60.4% of read bandwidth; 148.58x v1, 1.000x cub
+ * - n=2^28 bins=4096 type=u32 dist=uniform:
+ *   3.20627 ms, 83.72 Gelem/s = 11.2% of read bandwidth; 1.24x v1, 1.000x cub
+ * - n=2^28 bins=4096 type=u32 dist=one:
+ *   0.81221 ms, 330.50 Gelem/s = 44.1% of read bandwidth; 244.43x v1, 1.000x cub
+ * - n=2^28 bins=4096 type=u32 dist=zipf:
+ *   3.27939 ms, 81.86 Gelem/s = 10.9% of read bandwidth; 20.00x v1, 1.000x cub
+ * - n=2^30 bins=256 type=u8 dist=uniform:
+ *   0.50168 ms, 2140.29 Gelem/s = 71.2% of read bandwidth; 340.68x v1, 1.000x cub
+ * - n=2^30 bins=256 type=u8 dist=one:
+ *   0.39738 ms, 2702.08 Gelem/s = 90.2% of read bandwidth; 1977.41x v1, 1.000x cub
+ * - n=2^30 bins=256 type=u8 dist=zipf:
+ *   0.41698 ms, 2575.07 Gelem/s = 85.8% of read bandwidth; 840.73x v1, 1.000x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -11,15 +11,24 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/04-histogram.csv):
- * - n=2^28 bins=256 type=u32 dist=uniform: 0.48811 ms, 549.95 Gelem/s = 73.4% of read bandwidth; 87.68x v1, 1.196x cub
- * - n=2^28 bins=256 type=u32 dist=one: 0.48734 ms, 550.81 Gelem/s = 73.3% of read bandwidth; 404.21x v1, 1.059x cub
- * - n=2^28 bins=256 type=u32 dist=zipf: 0.48722 ms, 550.96 Gelem/s = 73.5% of read bandwidth; 180.42x v1, 1.214x cub
- * - n=2^28 bins=4096 type=u32 dist=uniform: 0.49154 ms, 546.12 Gelem/s = 72.9% of read bandwidth; 8.09x v1, 6.523x cub
- * - n=2^28 bins=4096 type=u32 dist=one: 0.49021 ms, 547.60 Gelem/s = 73.1% of read bandwidth; 404.99x v1, 1.657x cub
- * - n=2^28 bins=4096 type=u32 dist=zipf: 0.49147 ms, 546.19 Gelem/s = 72.8% of read bandwidth; 133.48x v1, 6.673x cub
- * - n=2^30 bins=256 type=u8 dist=uniform: 1.57861 ms, 680.18 Gelem/s = 22.7% of read bandwidth; 108.27x v1, 0.318x cub
- * - n=2^30 bins=256 type=u8 dist=one: 1.57998 ms, 679.59 Gelem/s = 22.6% of read bandwidth; 497.34x v1, 0.252x cub
- * - n=2^30 bins=256 type=u8 dist=zipf: 1.57990 ms, 679.62 Gelem/s = 22.6% of read bandwidth; 221.89x v1, 0.264x cub
+ * - n=2^28 bins=256 type=u32 dist=uniform:
+ *   0.48811 ms, 549.95 Gelem/s = 73.4% of read bandwidth; 87.68x v1, 1.196x cub
+ * - n=2^28 bins=256 type=u32 dist=one:
+ *   0.48734 ms, 550.81 Gelem/s = 73.3% of read bandwidth; 404.21x v1, 1.059x cub
+ * - n=2^28 bins=256 type=u32 dist=zipf:
+ *   0.48722 ms, 550.96 Gelem/s = 73.5% of read bandwidth; 180.42x v1, 1.214x cub
+ * - n=2^28 bins=4096 type=u32 dist=uniform:
+ *   0.49154 ms, 546.12 Gelem/s = 72.9% of read bandwidth; 8.09x v1, 6.523x cub
+ * - n=2^28 bins=4096 type=u32 dist=one:
+ *   0.49021 ms, 547.60 Gelem/s = 73.1% of read bandwidth; 404.99x v1, 1.657x cub
+ * - n=2^28 bins=4096 type=u32 dist=zipf:
+ *   0.49147 ms, 546.19 Gelem/s = 72.8% of read bandwidth; 133.48x v1, 6.673x cub
+ * - n=2^30 bins=256 type=u8 dist=uniform:
+ *   1.57861 ms, 680.18 Gelem/s = 22.7% of read bandwidth; 108.27x v1, 0.318x cub
+ * - n=2^30 bins=256 type=u8 dist=one:
+ *   1.57998 ms, 679.59 Gelem/s = 22.6% of read bandwidth; 497.34x v1, 0.252x cub
+ * - n=2^30 bins=256 type=u8 dist=zipf:
+ *   1.57990 ms, 679.62 Gelem/s = 22.6% of read bandwidth; 221.89x v1, 0.264x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -11,15 +11,24 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/04-histogram.csv):
- * - n=2^28 bins=256 type=u32 dist=uniform: 0.36402 ms, 737.43 Gelem/s = 98.2% of read bandwidth; 117.57x v1, 1.604x cub
- * - n=2^28 bins=256 type=u32 dist=one: 0.36242 ms, 740.68 Gelem/s = 98.6% of read bandwidth; 543.53x v1, 1.425x cub
- * - n=2^28 bins=256 type=u32 dist=zipf: 0.36438 ms, 736.68 Gelem/s = 98.4% of read bandwidth; 241.24x v1, 1.624x cub
- * - n=2^28 bins=4096 type=u32 dist=uniform: 0.37050 ms, 724.53 Gelem/s = 96.5% of read bandwidth; 10.73x v1, 8.654x cub
- * - n=2^28 bins=4096 type=u32 dist=one: 0.36478 ms, 735.88 Gelem/s = 98.0% of read bandwidth; 544.25x v1, 2.227x cub
- * - n=2^28 bins=4096 type=u32 dist=zipf: 0.37018 ms, 725.16 Gelem/s = 96.6% of read bandwidth; 177.22x v1, 8.859x cub
- * - n=2^30 bins=256 type=u8 dist=uniform: 0.53826 ms, 1994.85 Gelem/s = 66.4% of read bandwidth; 317.53x v1, 0.932x cub
- * - n=2^30 bins=256 type=u8 dist=one: 0.49874 ms, 2152.93 Gelem/s = 71.6% of read bandwidth; 1575.54x v1, 0.797x cub
- * - n=2^30 bins=256 type=u8 dist=zipf: 0.49830 ms, 2154.79 Gelem/s = 72.0% of read bandwidth; 703.53x v1, 0.837x cub
+ * - n=2^28 bins=256 type=u32 dist=uniform:
+ *   0.36402 ms, 737.43 Gelem/s = 98.2% of read bandwidth; 117.57x v1, 1.604x cub
+ * - n=2^28 bins=256 type=u32 dist=one:
+ *   0.36242 ms, 740.68 Gelem/s = 98.6% of read bandwidth; 543.53x v1, 1.425x cub
+ * - n=2^28 bins=256 type=u32 dist=zipf:
+ *   0.36438 ms, 736.68 Gelem/s = 98.4% of read bandwidth; 241.24x v1, 1.624x cub
+ * - n=2^28 bins=4096 type=u32 dist=uniform:
+ *   0.37050 ms, 724.53 Gelem/s = 96.5% of read bandwidth; 10.73x v1, 8.654x cub
+ * - n=2^28 bins=4096 type=u32 dist=one:
+ *   0.36478 ms, 735.88 Gelem/s = 98.0% of read bandwidth; 544.25x v1, 2.227x cub
+ * - n=2^28 bins=4096 type=u32 dist=zipf:
+ *   0.37018 ms, 725.16 Gelem/s = 96.6% of read bandwidth; 177.22x v1, 8.859x cub
+ * - n=2^30 bins=256 type=u8 dist=uniform:
+ *   0.53826 ms, 1994.85 Gelem/s = 66.4% of read bandwidth; 317.53x v1, 0.932x cub
+ * - n=2^30 bins=256 type=u8 dist=one:
+ *   0.49874 ms, 2152.93 Gelem/s = 71.6% of read bandwidth; 1575.54x v1, 0.797x cub
+ * - n=2^30 bins=256 type=u8 dist=zipf:
+ *   0.49830 ms, 2154.79 Gelem/s = 72.0% of read bandwidth; 703.53x v1, 0.837x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

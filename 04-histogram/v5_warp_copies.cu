@@ -10,15 +10,24 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/04-histogram.csv):
- * - n=2^28 bins=256 type=u32 dist=uniform: 0.36453 ms, 736.39 Gelem/s = 98.0% of read bandwidth; 117.40x v1, 1.602x cub
- * - n=2^28 bins=256 type=u32 dist=one: 0.36230 ms, 740.91 Gelem/s = 99.0% of read bandwidth; 543.71x v1, 1.425x cub
- * - n=2^28 bins=256 type=u32 dist=zipf: 0.36466 ms, 736.13 Gelem/s = 98.2% of read bandwidth; 241.06x v1, 1.622x cub
- * - n=2^28 bins=4096 type=u32 dist=uniform: 0.41032 ms, 654.21 Gelem/s = 87.6% of read bandwidth; 9.69x v1, 7.814x cub
- * - n=2^28 bins=4096 type=u32 dist=one: 0.40989 ms, 654.90 Gelem/s = 87.2% of read bandwidth; 484.35x v1, 1.982x cub
- * - n=2^28 bins=4096 type=u32 dist=zipf: 0.41029 ms, 654.26 Gelem/s = 87.3% of read bandwidth; 159.89x v1, 7.993x cub
- * - n=2^30 bins=256 type=u8 dist=uniform: 0.53526 ms, 2006.00 Gelem/s = 66.9% of read bandwidth; 319.31x v1, 0.937x cub
- * - n=2^30 bins=256 type=u8 dist=one: 0.53989 ms, 1988.82 Gelem/s = 66.3% of read bandwidth; 1455.45x v1, 0.736x cub
- * - n=2^30 bins=256 type=u8 dist=zipf: 0.54107 ms, 1984.47 Gelem/s = 66.2% of read bandwidth; 647.92x v1, 0.771x cub
+ * - n=2^28 bins=256 type=u32 dist=uniform:
+ *   0.36453 ms, 736.39 Gelem/s = 98.0% of read bandwidth; 117.40x v1, 1.602x cub
+ * - n=2^28 bins=256 type=u32 dist=one:
+ *   0.36230 ms, 740.91 Gelem/s = 99.0% of read bandwidth; 543.71x v1, 1.425x cub
+ * - n=2^28 bins=256 type=u32 dist=zipf:
+ *   0.36466 ms, 736.13 Gelem/s = 98.2% of read bandwidth; 241.06x v1, 1.622x cub
+ * - n=2^28 bins=4096 type=u32 dist=uniform:
+ *   0.41032 ms, 654.21 Gelem/s = 87.6% of read bandwidth; 9.69x v1, 7.814x cub
+ * - n=2^28 bins=4096 type=u32 dist=one:
+ *   0.40989 ms, 654.90 Gelem/s = 87.2% of read bandwidth; 484.35x v1, 1.982x cub
+ * - n=2^28 bins=4096 type=u32 dist=zipf:
+ *   0.41029 ms, 654.26 Gelem/s = 87.3% of read bandwidth; 159.89x v1, 7.993x cub
+ * - n=2^30 bins=256 type=u8 dist=uniform:
+ *   0.53526 ms, 2006.00 Gelem/s = 66.9% of read bandwidth; 319.31x v1, 0.937x cub
+ * - n=2^30 bins=256 type=u8 dist=one:
+ *   0.53989 ms, 1988.82 Gelem/s = 66.3% of read bandwidth; 1455.45x v1, 0.736x cub
+ * - n=2^30 bins=256 type=u8 dist=zipf:
+ *   0.54107 ms, 1984.47 Gelem/s = 66.2% of read bandwidth; 647.92x v1, 0.771x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

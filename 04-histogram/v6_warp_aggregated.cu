@@ -11,15 +11,24 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/04-histogram.csv):
- * - n=2^28 bins=256 type=u32 dist=uniform: 2.07022 ms, 129.66 Gelem/s = 17.3% of read bandwidth; 20.67x v1, 0.282x cub
- * - n=2^28 bins=256 type=u32 dist=one: 0.37238 ms, 720.86 Gelem/s = 96.1% of read bandwidth; 528.99x v1, 1.386x cub
- * - n=2^28 bins=256 type=u32 dist=zipf: 1.56144 ms, 171.92 Gelem/s = 22.9% of read bandwidth; 56.30x v1, 0.379x cub
- * - n=2^28 bins=4096 type=u32 dist=uniform: 2.16661 ms, 123.90 Gelem/s = 16.5% of read bandwidth; 1.84x v1, 1.480x cub
- * - n=2^28 bins=4096 type=u32 dist=one: 0.47630 ms, 563.58 Gelem/s = 75.0% of read bandwidth; 416.82x v1, 1.705x cub
- * - n=2^28 bins=4096 type=u32 dist=zipf: 1.80430 ms, 148.78 Gelem/s = 19.8% of read bandwidth; 36.36x v1, 1.818x cub
- * - n=2^30 bins=256 type=u8 dist=uniform: 8.20822 ms, 130.81 Gelem/s = 4.4% of read bandwidth; 20.82x v1, 0.061x cub
- * - n=2^30 bins=256 type=u8 dist=one: 1.04866 ms, 1023.92 Gelem/s = 34.1% of read bandwidth; 749.32x v1, 0.379x cub
- * - n=2^30 bins=256 type=u8 dist=zipf: 6.11774 ms, 175.51 Gelem/s = 5.8% of read bandwidth; 57.30x v1, 0.068x cub
+ * - n=2^28 bins=256 type=u32 dist=uniform:
+ *   2.07022 ms, 129.66 Gelem/s = 17.3% of read bandwidth; 20.67x v1, 0.282x cub
+ * - n=2^28 bins=256 type=u32 dist=one:
+ *   0.37238 ms, 720.86 Gelem/s = 96.1% of read bandwidth; 528.99x v1, 1.386x cub
+ * - n=2^28 bins=256 type=u32 dist=zipf:
+ *   1.56144 ms, 171.92 Gelem/s = 22.9% of read bandwidth; 56.30x v1, 0.379x cub
+ * - n=2^28 bins=4096 type=u32 dist=uniform:
+ *   2.16661 ms, 123.90 Gelem/s = 16.5% of read bandwidth; 1.84x v1, 1.480x cub
+ * - n=2^28 bins=4096 type=u32 dist=one:
+ *   0.47630 ms, 563.58 Gelem/s = 75.0% of read bandwidth; 416.82x v1, 1.705x cub
+ * - n=2^28 bins=4096 type=u32 dist=zipf:
+ *   1.80430 ms, 148.78 Gelem/s = 19.8% of read bandwidth; 36.36x v1, 1.818x cub
+ * - n=2^30 bins=256 type=u8 dist=uniform:
+ *   8.20822 ms, 130.81 Gelem/s = 4.4% of read bandwidth; 20.82x v1, 0.061x cub
+ * - n=2^30 bins=256 type=u8 dist=one:
+ *   1.04866 ms, 1023.92 Gelem/s = 34.1% of read bandwidth; 749.32x v1, 0.379x cub
+ * - n=2^30 bins=256 type=u8 dist=zipf:
+ *   6.11774 ms, 175.51 Gelem/s = 5.8% of read bandwidth; 57.30x v1, 0.068x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

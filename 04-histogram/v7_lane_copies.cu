@@ -16,15 +16,24 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/04-histogram.csv):
- * - n=2^28 bins=256 type=u32 dist=uniform: 0.36494 ms, 735.55 Gelem/s = 97.8% of read bandwidth; 117.27x v1, 1.600x cub
- * - n=2^28 bins=256 type=u32 dist=one: 0.36406 ms, 737.33 Gelem/s = 98.4% of read bandwidth; 541.08x v1, 1.418x cub
- * - n=2^28 bins=256 type=u32 dist=zipf: 0.36432 ms, 736.81 Gelem/s = 98.0% of read bandwidth; 241.28x v1, 1.624x cub
- * - n=2^28 bins=4096 type=u32 dist=uniform: 0.36659 ms, 732.25 Gelem/s = 97.9% of read bandwidth; 10.85x v1, 8.746x cub
- * - n=2^28 bins=4096 type=u32 dist=one: 0.36450 ms, 736.46 Gelem/s = 98.1% of read bandwidth; 544.67x v1, 2.228x cub
- * - n=2^28 bins=4096 type=u32 dist=zipf: 0.36734 ms, 730.75 Gelem/s = 97.5% of read bandwidth; 178.59x v1, 8.927x cub
- * - n=2^30 bins=256 type=u8 dist=uniform: 0.51829 ms, 2071.71 Gelem/s = 68.8% of read bandwidth; 329.76x v1, 0.968x cub
- * - n=2^30 bins=256 type=u8 dist=one: 0.51834 ms, 2071.52 Gelem/s = 68.9% of read bandwidth; 1515.96x v1, 0.767x cub
- * - n=2^30 bins=256 type=u8 dist=zipf: 0.51904 ms, 2068.71 Gelem/s = 69.1% of read bandwidth; 675.42x v1, 0.803x cub
+ * - n=2^28 bins=256 type=u32 dist=uniform:
+ *   0.36494 ms, 735.55 Gelem/s = 97.8% of read bandwidth; 117.27x v1, 1.600x cub
+ * - n=2^28 bins=256 type=u32 dist=one:
+ *   0.36406 ms, 737.33 Gelem/s = 98.4% of read bandwidth; 541.08x v1, 1.418x cub
+ * - n=2^28 bins=256 type=u32 dist=zipf:
+ *   0.36432 ms, 736.81 Gelem/s = 98.0% of read bandwidth; 241.28x v1, 1.624x cub
+ * - n=2^28 bins=4096 type=u32 dist=uniform:
+ *   0.36659 ms, 732.25 Gelem/s = 97.9% of read bandwidth; 10.85x v1, 8.746x cub
+ * - n=2^28 bins=4096 type=u32 dist=one:
+ *   0.36450 ms, 736.46 Gelem/s = 98.1% of read bandwidth; 544.67x v1, 2.228x cub
+ * - n=2^28 bins=4096 type=u32 dist=zipf:
+ *   0.36734 ms, 730.75 Gelem/s = 97.5% of read bandwidth; 178.59x v1, 8.927x cub
+ * - n=2^30 bins=256 type=u8 dist=uniform:
+ *   0.51829 ms, 2071.71 Gelem/s = 68.8% of read bandwidth; 329.76x v1, 0.968x cub
+ * - n=2^30 bins=256 type=u8 dist=one:
+ *   0.51834 ms, 2071.52 Gelem/s = 68.9% of read bandwidth; 1515.96x v1, 0.767x cub
+ * - n=2^30 bins=256 type=u8 dist=zipf:
+ *   0.51904 ms, 2068.71 Gelem/s = 69.1% of read bandwidth; 675.42x v1, 0.803x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -14,15 +14,24 @@
  *
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/04-histogram.csv):
- * - n=2^28 bins=256 type=u32 dist=uniform: 0.37005 ms, 725.41 Gelem/s = 96.8% of read bandwidth; 115.65x v1, 1.578x cub
- * - n=2^28 bins=256 type=u32 dist=one: 0.37005 ms, 725.41 Gelem/s = 96.9% of read bandwidth; 532.32x v1, 1.395x cub
- * - n=2^28 bins=256 type=u32 dist=zipf: 0.37030 ms, 724.91 Gelem/s = 96.6% of read bandwidth; 237.39x v1, 1.598x cub
- * - n=2^28 bins=4096 type=u32 dist=uniform: 0.36643 ms, 732.57 Gelem/s = 97.7% of read bandwidth; 10.85x v1, 8.750x cub
- * - n=2^28 bins=4096 type=u32 dist=one: 0.36501 ms, 735.42 Gelem/s = 98.2% of read bandwidth; 543.91x v1, 2.225x cub
- * - n=2^28 bins=4096 type=u32 dist=zipf: 0.36653 ms, 732.37 Gelem/s = 97.7% of read bandwidth; 178.98x v1, 8.947x cub
- * - n=2^30 bins=256 type=u8 dist=uniform: 0.39610 ms, 2710.81 Gelem/s = 90.5% of read bandwidth; 431.49x v1, 1.267x cub
- * - n=2^30 bins=256 type=u8 dist=one: 0.39542 ms, 2715.42 Gelem/s = 90.3% of read bandwidth; 1987.22x v1, 1.005x cub
- * - n=2^30 bins=256 type=u8 dist=zipf: 0.39606 ms, 2711.03 Gelem/s = 90.4% of read bandwidth; 885.14x v1, 1.053x cub
+ * - n=2^28 bins=256 type=u32 dist=uniform:
+ *   0.37005 ms, 725.41 Gelem/s = 96.8% of read bandwidth; 115.65x v1, 1.578x cub
+ * - n=2^28 bins=256 type=u32 dist=one:
+ *   0.37005 ms, 725.41 Gelem/s = 96.9% of read bandwidth; 532.32x v1, 1.395x cub
+ * - n=2^28 bins=256 type=u32 dist=zipf:
+ *   0.37030 ms, 724.91 Gelem/s = 96.6% of read bandwidth; 237.39x v1, 1.598x cub
+ * - n=2^28 bins=4096 type=u32 dist=uniform:
+ *   0.36643 ms, 732.57 Gelem/s = 97.7% of read bandwidth; 10.85x v1, 8.750x cub
+ * - n=2^28 bins=4096 type=u32 dist=one:
+ *   0.36501 ms, 735.42 Gelem/s = 98.2% of read bandwidth; 543.91x v1, 2.225x cub
+ * - n=2^28 bins=4096 type=u32 dist=zipf:
+ *   0.36653 ms, 732.37 Gelem/s = 97.7% of read bandwidth; 178.98x v1, 8.947x cub
+ * - n=2^30 bins=256 type=u8 dist=uniform:
+ *   0.39610 ms, 2710.81 Gelem/s = 90.5% of read bandwidth; 431.49x v1, 1.267x cub
+ * - n=2^30 bins=256 type=u8 dist=one:
+ *   0.39542 ms, 2715.42 Gelem/s = 90.3% of read bandwidth; 1987.22x v1, 1.005x cub
+ * - n=2^30 bins=256 type=u8 dist=zipf:
+ *   0.39606 ms, 2711.03 Gelem/s = 90.4% of read bandwidth; 885.14x v1, 1.053x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
