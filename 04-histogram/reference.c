@@ -85,7 +85,7 @@ void reference_histogram(const void *in, size_t n, input_type type, unsigned bin
     if (type == TYPE_U8) {
         /* Four interleaved histograms, added at the end: when every pixel is the same, one counter
            incremented 2^32 times is a chain of dependent adds (~3 ns each); four chains overlap. */
-        static unsigned long long lanes[4][256];
+        unsigned long long lanes[4][256];
         memset(lanes, 0, sizeof lanes);
         const unsigned char *u8 = (const unsigned char *)in;
         size_t i = 0;

@@ -3,8 +3,9 @@
 # lesson's runner into docs/results/, and leave logs and results under $OUT (or ./gpu-check-out).
 # Usage: tools/gpu-check.sh [ctest regex of tests to run]   (default: every test)
 # Environment: SKIP_TESTS=1 / SKIP_RUNNERS=1 skip a half; LESSONS="04-histogram ..." measures only
-# those lessons (results-<lesson> targets and their tests/gpu-extras.sh) instead of all. A full pass over three lessons takes
-# ~12 minutes of device time: run the tests and the runners in separate calls.
+# those lessons (results-<lesson> targets and their tests/gpu-extras.sh) instead of all. A full
+# pass over every lesson takes over 10 minutes of device time: run the tests and the runners in
+# separate calls, a lesson or two at a time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/gpu-check-out}"
