@@ -6,22 +6,15 @@
 
 #include "cal.h"
 #include "cl_check.h"
+#include "cl_random.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static float uniform01(uint64_t *state)
 {
-    return (float)(next_random(state) >> 40) * (1.0f / 16777216.0f);
+    return (float)(cl_next_random(state) >> 40) * (1.0f / 16777216.0f);
 }
 
 void fill_inputs(float *a, float *b, size_t n, input_dist dist, unsigned long long seed)
@@ -29,8 +22,8 @@ void fill_inputs(float *a, float *b, size_t n, input_dist dist, unsigned long lo
     uint64_t state = seed;
     for (size_t i = 0; i < n; i++) {
         if (dist == DIST_INT) {
-            a[i] = (float)(next_random(&state) % 16);
-            b[i] = (float)(next_random(&state) % 16);
+            a[i] = (float)(cl_next_random(&state) % 16);
+            b[i] = (float)(cl_next_random(&state) % 16);
         } else {
             a[i] = 2.0f * uniform01(&state) - 1.0f;
             b[i] = uniform01(&state) + uniform01(&state) - 0.5f;

@@ -4,22 +4,16 @@
  */
 #include "gemm.h"
 
+#include "cl_random.h"
+
 #include <math.h>
 #include <stdint.h>
-
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 void fill_matrix(float *x, size_t count, unsigned long long seed)
 {
     uint64_t state = seed;
     for (size_t i = 0; i < count; i++) /* 24 random bits: exactly representable */
-        x[i] = (float)((double)(next_random(&state) >> 40) * (2.0 / 16777216.0) - 1.0);
+        x[i] = (float)((double)(cl_next_random(&state) >> 40) * (2.0 / 16777216.0) - 1.0);
 }
 
 double reference_element(const float *a, const float *b, int n, int k, int i, int j, semiring ring,

@@ -5,24 +5,16 @@
 #include "reduction.h"
 
 #include "cl_check.h"
+#include "cl_random.h"
 
 #include <math.h>
 #include <stdint.h>
-
-/* splitmix64: a fast, well-mixed generator whose stream depends only on the seed. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 void fill_inputs(float *x, size_t n, input_dist dist, unsigned long long seed)
 {
     uint64_t state = seed;
     for (size_t i = 0; i < n; i++) {
-        const uint64_t r = next_random(&state);
+        const uint64_t r = cl_next_random(&state);
         if (dist == DIST_INT) {
             x[i] = (float)((int)(r % 3) - 1);
         } else {

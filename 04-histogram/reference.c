@@ -4,19 +4,13 @@
  */
 #include "histogram.h"
 
+#include "cl_random.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ZIPF_GUIDE 65536 /* entries of the guide table into the Zipf CDF */
-
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist dist,
                  unsigned long long seed)
@@ -46,7 +40,7 @@ void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist 
         }
     }
     for (size_t i = 0; i < n; i++) {
-        const uint64_t r = dist == DIST_ONE ? 0 : next_random(&state);
+        const uint64_t r = dist == DIST_ONE ? 0 : cl_next_random(&state);
         unsigned v;
         if (dist == DIST_ONE) {
             v = bins / 2;
