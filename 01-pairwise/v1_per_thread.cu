@@ -12,9 +12,9 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/01-pairwise.csv):
  * - n=2^16 dist=real:
- *   29.44773 ms, 145.85 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
+ *   29.47642 ms, 145.71 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
  * - n=2^20 dist=real:
- *   7535.10547 ms, 145.92 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
+ *   7535.13965 ms, 145.92 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
  * <!-- measured:end -->
  */
 #include "cal.h"

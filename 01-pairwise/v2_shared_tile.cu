@@ -13,9 +13,9 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/01-pairwise.csv):
  * - n=2^16 dist=real:
- *   29.44670 ms, 145.86 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
+ *   29.47637 ms, 145.71 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
  * - n=2^20 dist=real:
- *   7535.08496 ms, 145.92 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
+ *   7535.12793 ms, 145.92 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
  * <!-- measured:end -->
  */
 #include "cal.h"

@@ -12,9 +12,9 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/01-pairwise.csv):
  * - n=2^16 dist=real:
- *   29.44394 ms, 145.87 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
+ *   29.47443 ms, 145.72 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
  * - n=2^20 dist=real:
- *   7535.08008 ms, 145.92 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
+ *   7535.12646 ms, 145.92 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
  * <!-- measured:end -->
  */
 #include "cal.h"

@@ -14,9 +14,9 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/01-pairwise.csv):
  * - n=2^16 dist=real:
- *   0.30701 ms, 13989.76 Gpairs/s = 85.7% of FP32 rate; 95.92x v1
+ *   0.30701 ms, 13989.76 Gpairs/s = 85.7% of FP32 rate; 96.01x v1
  * - n=2^20 dist=real:
- *   74.33744 ms, 14790.82 Gpairs/s = 90.6% of FP32 rate; 101.36x v1
+ *   74.34781 ms, 14788.76 Gpairs/s = 90.6% of FP32 rate; 101.35x v1
  * <!-- measured:end -->
  */
 #include "cal.h"

@@ -13,9 +13,9 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/01-pairwise.csv):
  * - n=2^16 dist=real:
- *   0.30384 ms, 14135.62 Gpairs/s = 86.7% of FP32 rate; 96.92x v1
+ *   0.30318 ms, 14166.21 Gpairs/s = 86.8% of FP32 rate; 97.22x v1
  * - n=2^20 dist=real:
- *   73.34227 ms, 14991.51 Gpairs/s = 91.8% of FP32 rate; 102.74x v1
+ *   73.30320 ms, 14999.50 Gpairs/s = 91.9% of FP32 rate; 102.79x v1
  * <!-- measured:end -->
  */
 #include "cal.h"

@@ -31,10 +31,25 @@ metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pip
   "$bin/v1_per_thread" --n 2^20 --repeat 0
 } > "$results/01-pairwise-float-atomics.txt" 2>&1
 {
-  echo "# cuobjdump -sass v6_block_shape: the 12 most frequent opcodes of pairs_block_shape"
-  cuobjdump -sass "$bin/v6_block_shape" |
-    awk '/Function : .*pairs_block_shape/ {f = 1; next} /Function :/ {f = 0}
+  echo "# cuobjdump -sass v7_register_budget: the 12 most frequent opcodes of pairs_register_budget"
+  cuobjdump -sass "$bin/v7_register_budget" |
+    awk '/Function : .*pairs_register_budget/ {f = 1; next} /Function :/ {f = 0}
          f && /\/\*[0-9a-f]+\*\// {op = $2; if (op ~ /^@/) op = $3; sub(/\..*/, "", op); print op}' |
     sort | uniq -c | sort -rn | head -12
 } > "$results/01-pairwise-sass.txt"
+
+# v6 against v7: registers, warps per scheduler, issue slots used and where the others went.
+metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
+for stall in dispatch_stall barrier short_scoreboard not_selected; do
+  metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
+done
+{
+  echo "# ncu $(ncu --version | tail -1), n = 2^18, one launch each, clocks as found"
+  for v in v6_block_shape v7_register_budget; do
+    echo "## $v"
+    ncu --clock-control none -k regex:pairs_ -c 1 --metrics "$metrics" \
+      "$bin/$v" --n 2^18 --repeat 1 --warmup 0 --no-check 2>&1 |
+      grep -E "launch__|sm__|smsp__" | sed 's/^ *//'
+  done
+} > "$results/01-pairwise-ncu-v7.txt"
 cat "$results"/01-pairwise-*.txt
