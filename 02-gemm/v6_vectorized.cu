@@ -12,13 +12,13 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
  * - n=2^10 m=1024 k=1024 plus-times:
- *   0.21987 ms, 9.77 TFLOP/s = 15.0% of FP32 rate; 10.34x v1, 0.295x cublas
+ *   0.21814 ms, 9.84 TFLOP/s = 15.1% of FP32 rate; 10.42x v1, 0.298x cublas
  * - n=2^11 m=2048 k=2048 plus-times:
- *   0.53310 ms, 32.23 TFLOP/s = 49.3% of FP32 rate; 33.18x v1, 0.642x cublas
+ *   0.53358 ms, 32.20 TFLOP/s = 49.3% of FP32 rate; 33.15x v1, 0.641x cublas
  * - n=2^12 m=4096 k=4096 plus-times:
- *   4.09686 ms, 33.55 TFLOP/s = 51.4% of FP32 rate; 34.45x v1, 0.649x cublas
+ *   4.10056 ms, 33.52 TFLOP/s = 51.3% of FP32 rate; 34.42x v1, 0.648x cublas
  * - n=2^13 m=8192 k=8192 plus-times:
- *   32.68634 ms, 33.64 TFLOP/s = 51.5% of FP32 rate; 34.25x v1, 0.654x cublas
+ *   32.71952 ms, 33.60 TFLOP/s = 51.5% of FP32 rate; 34.22x v1, 0.654x cublas
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

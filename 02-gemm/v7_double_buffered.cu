@@ -17,13 +17,13 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
  * - n=2^10 m=1024 k=1024 plus-times:
- *   0.11560 ms, 18.58 TFLOP/s = 28.5% of FP32 rate; 19.66x v1, 0.561x cublas
+ *   0.11563 ms, 18.57 TFLOP/s = 28.4% of FP32 rate; 19.66x v1, 0.562x cublas
  * - n=2^11 m=2048 k=2048 plus-times:
- *   0.42877 ms, 40.07 TFLOP/s = 61.4% of FP32 rate; 41.25x v1, 0.798x cublas
+ *   0.42875 ms, 40.07 TFLOP/s = 61.4% of FP32 rate; 41.25x v1, 0.798x cublas
  * - n=2^12 m=4096 k=4096 plus-times:
- *   3.31386 ms, 41.47 TFLOP/s = 63.7% of FP32 rate; 42.59x v1, 0.803x cublas
+ *   3.31622 ms, 41.44 TFLOP/s = 63.5% of FP32 rate; 42.56x v1, 0.802x cublas
  * - n=2^13 m=8192 k=8192 plus-times:
- *   26.12522 ms, 42.09 TFLOP/s = 64.4% of FP32 rate; 42.85x v1, 0.818x cublas
+ *   26.14688 ms, 42.05 TFLOP/s = 64.4% of FP32 rate; 42.82x v1, 0.818x cublas
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
