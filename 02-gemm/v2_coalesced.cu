@@ -11,13 +11,13 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
  * - n=2^10 m=1024 k=1024 plus-times:
- *   0.42397 ms, 5.07 TFLOP/s = 7.8% of FP32 rate; 5.36x v1, 0.153x cublas
+ *   0.42450 ms, 5.06 TFLOP/s = 7.8% of FP32 rate; 5.36x v1, 0.154x cublas
  * - n=2^11 m=2048 k=2048 plus-times:
- *   3.14058 ms, 5.47 TFLOP/s = 8.4% of FP32 rate; 5.63x v1, 0.109x cublas
+ *   3.13835 ms, 5.47 TFLOP/s = 8.4% of FP32 rate; 5.64x v1, 0.109x cublas
  * - n=2^12 m=4096 k=4096 plus-times:
- *   25.31912 ms, 5.43 TFLOP/s = 8.3% of FP32 rate; 5.57x v1, 0.105x cublas
+ *   25.32488 ms, 5.43 TFLOP/s = 8.3% of FP32 rate; 5.57x v1, 0.105x cublas
  * - n=2^13 m=8192 k=8192 plus-times:
- *   217.24368 ms, 5.06 TFLOP/s = 7.7% of FP32 rate; 5.15x v1, 0.098x cublas
+ *   217.24435 ms, 5.06 TFLOP/s = 7.7% of FP32 rate; 5.15x v1, 0.098x cublas
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -13,13 +13,13 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
  * - n=2^10 m=1024 k=1024 plus-times:
- *   0.27754 ms, 7.74 TFLOP/s = 11.8% of FP32 rate; 8.19x v1, 0.234x cublas
+ *   0.27758 ms, 7.74 TFLOP/s = 11.8% of FP32 rate; 8.20x v1, 0.236x cublas
  * - n=2^11 m=2048 k=2048 plus-times:
- *   1.05030 ms, 16.36 TFLOP/s = 25.1% of FP32 rate; 16.84x v1, 0.326x cublas
+ *   1.05272 ms, 16.32 TFLOP/s = 25.0% of FP32 rate; 16.80x v1, 0.325x cublas
  * - n=2^12 m=4096 k=4096 plus-times:
- *   8.11630 ms, 16.93 TFLOP/s = 25.9% of FP32 rate; 17.39x v1, 0.328x cublas
+ *   8.12851 ms, 16.91 TFLOP/s = 25.9% of FP32 rate; 17.36x v1, 0.327x cublas
  * - n=2^13 m=8192 k=8192 plus-times:
- *   65.03773 ms, 16.91 TFLOP/s = 25.9% of FP32 rate; 17.21x v1, 0.329x cublas
+ *   65.03859 ms, 16.91 TFLOP/s = 25.9% of FP32 rate; 17.21x v1, 0.329x cublas
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -17,13 +17,13 @@
  * <!-- measured:begin -->
  * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
  * - n=2^10 m=1024 k=1024 plus-times:
- *   0.11563 ms, 18.57 TFLOP/s = 28.4% of FP32 rate; 19.66x v1, 0.562x cublas
+ *   0.11512 ms, 18.65 TFLOP/s = 28.6% of FP32 rate; 19.77x v1, 0.569x cublas
  * - n=2^11 m=2048 k=2048 plus-times:
- *   0.42875 ms, 40.07 TFLOP/s = 61.4% of FP32 rate; 41.25x v1, 0.798x cublas
+ *   0.42854 ms, 40.09 TFLOP/s = 61.4% of FP32 rate; 41.28x v1, 0.799x cublas
  * - n=2^12 m=4096 k=4096 plus-times:
- *   3.31622 ms, 41.44 TFLOP/s = 63.5% of FP32 rate; 42.56x v1, 0.802x cublas
+ *   3.31365 ms, 41.48 TFLOP/s = 63.5% of FP32 rate; 42.59x v1, 0.803x cublas
  * - n=2^13 m=8192 k=8192 plus-times:
- *   26.14688 ms, 42.05 TFLOP/s = 64.4% of FP32 rate; 42.82x v1, 0.818x cublas
+ *   25.93110 ms, 42.40 TFLOP/s = 64.4% of FP32 rate; 43.18x v1, 0.824x cublas
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

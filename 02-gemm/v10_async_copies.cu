@@ -1,0 +1,197 @@
+/**
+ * @file v10_async_copies.cu
+ * @brief v10: tiles copied global → shared by cp.async instead of through registers, and each k's
+ * operands read from shared memory one k ahead.
+ *
+ * v9 holds the next step's tiles in 12 registers (three float4) from the load to the store, and
+ * its 235 registers leave ptxas no room to read a k's operands from shared memory much before the
+ * FMAs that use them: ncu puts its schedulers at 79% of cycles issuing, against cuBLAS's 90%.
+ * Here:
+ *  - `cp.async` (through `__pipeline_memcpy_async`, which falls back to a load and a store before
+ *    sm_80) copies the next step's tiles straight into the other shared buffer: no registers, no
+ *    store instructions. A is still transposed on the way, one 4-byte copy per element (4 per
+ *    thread per step, 32 rows apart, their banks all different thanks to the A_STRIDE pad); B
+ *    goes in 16-byte copies. Tiles that cross an edge of the matrices, or rows of B that are not
+ *    16-byte aligned, take plain checked loads and stores instead.
+ *  - The registers freed hold two sets of operands: k + 1's are read while k's FMAs run.
+ *  - After the barrier a thread reads its first operands before it issues the next copies.
+ * Each was measured (docs/results/02-gemm-v9-candidates.txt, runs 11-12, 4096^3): copies with
+ * one operand set 43.2 TFLOP/s, with two sets 46.0 (3 stages) and 46.6 (2 stages), and reading
+ * the first operands before the copies 48.3; v9 46.0, cuBLAS 51.2 in the same run. More stages
+ * (3) measured slower. 255 registers, one block of 8 warps per SM; tiles, warps and FMA order are
+ * v9's.
+ *
+ * <!-- measured:begin -->
+ * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/02-gemm.csv):
+ * - n=2^10 m=1024 k=1024 plus-times:
+ *   0.18533 ms, 11.59 TFLOP/s = 17.7% of FP32 rate; 12.28x v1, 0.353x cublas
+ * - n=2^11 m=2048 k=2048 plus-times:
+ *   0.36554 ms, 47.00 TFLOP/s = 72.0% of FP32 rate; 48.39x v1, 0.937x cublas
+ * - n=2^12 m=4096 k=4096 plus-times:
+ *   2.84406 ms, 48.32 TFLOP/s = 74.0% of FP32 rate; 49.63x v1, 0.935x cublas
+ * - n=2^13 m=8192 k=8192 plus-times:
+ *   22.28022 ms, 49.35 TFLOP/s = 75.7% of FP32 rate; 50.25x v1, 0.959x cublas
+ * <!-- measured:end -->
+ */
+#include <cuda_pipeline.h>
+
+#include "cl_cuda_check.h"
+#include "gemm.h"
+
+#define BM           128
+#define BN           256
+#define BK           8
+#define WARPS_N      4  /* 2 × 4 warps */
+#define TM           16 /* rows per thread: 4 groups of 4, 16 apart */
+#define TN           8  /* columns per thread: 2 groups of 4, 32 apart */
+#define WARP_M       64
+#define WARP_N       64
+#define THREADS      (BM * BN / (TM * TN)) /* 256 */
+#define STAGES       2 /* tiles in shared memory: the one in use and the one being copied */
+#define A_COPIES     (BM * BK / THREADS)     /* 4-byte copies of A per thread per step */
+#define B_COPIES     (BK * BN / 4 / THREADS) /* 16-byte copies of B per thread per step */
+#define A_ROWS_APART (THREADS / BK)          /* rows between a thread's copies of A */
+#define B_ROWS_APART (THREADS / (BN / 4))    /* rows between its copies of B */
+#define A_STRIDE     (BM + 4)                /* floats per k in the transposed A tile */
+
+/* This thread's operands for one k: rows row0 + 16g + i of A, columns col0 + 32h + j of B. */
+static __device__ __forceinline__ void fragments(const float *ta, const float *tb, int p, int row0,
+                                                 int col0, float *a_values, float *b_values)
+{
+#pragma unroll
+    for (int g = 0; g < TM / 4; g++) {
+        const float4 v = *(const float4 *)&ta[p * A_STRIDE + row0 + 16 * g];
+        a_values[4 * g] = v.x, a_values[4 * g + 1] = v.y;
+        a_values[4 * g + 2] = v.z, a_values[4 * g + 3] = v.w;
+    }
+#pragma unroll
+    for (int h = 0; h < TN / 4; h++) {
+        const float4 v = *(const float4 *)&tb[p * BN + col0 + 32 * h];
+        b_values[4 * h] = v.x, b_values[4 * h + 1] = v.y;
+        b_values[4 * h + 2] = v.z, b_values[4 * h + 3] = v.w;
+    }
+}
+
+typedef struct {
+    float a[STAGES][BK * A_STRIDE]; /* a[s][p * A_STRIDE + row]: A transposed */
+    float b[STAGES][BK * BN];
+} stage_tiles;
+
+/* Starts the copies of the step at k = @p t into stage @p s: cp.async when the step lies inside
+   aligned matrices (@p inside), else checked loads and plain stores with the semiring's padding. */
+static __device__ __forceinline__ void copy_step(stage_tiles *tiles, int s, int t, const float *a,
+                                                 const float *b, int m, int n, int k, int block_row,
+                                                 int block_col, int inside, float pad)
+{
+    float *ta = tiles->a[s], *tb = tiles->b[s];
+    const int a_row = threadIdx.x / BK, a_k = threadIdx.x % BK;
+    const int b_row = threadIdx.x / (BN / 4), b_col = threadIdx.x % (BN / 4) * 4;
+    if (inside) {
+        const float *src_a = a + (size_t)(block_row + a_row) * k + t + a_k;
+        const float *src_b = b + (size_t)(t + b_row) * n + block_col + b_col;
+#pragma unroll
+        for (int l = 0; l < A_COPIES; l++)
+            __pipeline_memcpy_async(&ta[a_k * A_STRIDE + a_row + l * A_ROWS_APART],
+                                    src_a + (size_t)l * A_ROWS_APART * k, 4);
+#pragma unroll
+        for (int l = 0; l < B_COPIES; l++)
+            __pipeline_memcpy_async(&tb[(b_row + l * B_ROWS_APART) * BN + b_col],
+                                    src_b + (size_t)l * B_ROWS_APART * n, 16);
+        return;
+    }
+    for (int l = 0; l < A_COPIES; l++) {
+        const int row = block_row + a_row + l * A_ROWS_APART, col = t + a_k;
+        ta[a_k * A_STRIDE + a_row + l * A_ROWS_APART] =
+            row < m && col < k ? a[(size_t)row * k + col] : pad;
+    }
+    for (int l = 0; l < B_COPIES; l++) {
+        const int row = t + b_row + l * B_ROWS_APART;
+        for (int j = 0; j < 4; j++) {
+            const int col = block_col + b_col + j;
+            tb[(b_row + l * B_ROWS_APART) * BN + b_col + j] =
+                row < k && col < n ? b[(size_t)row * n + col] : pad;
+        }
+    }
+}
+
+static __device__ __forceinline__ void blocked_tile(const float *a, const float *b, float *c, int m,
+                                                    int n, int k, semiring ring)
+{
+    __shared__ __align__(16) stage_tiles tiles;
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    /* rows row0 + 16g + i, columns col0 + 32h + j, for g < 4, h < 2, i, j < 4 */
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int row0 = warp / WARPS_N * WARP_M + lane / 8 * 4;
+    const int col0 = warp % WARPS_N * WARP_N + lane % 8 * 4;
+    const float pad = semiring_zero(ring);
+    float acc[TM][TN];
+    for (int r = 0; r < TM; r++)
+        for (int q = 0; q < TN; q++)
+            acc[r][q] = semiring_zero(ring);
+    const int interior = block_row + BM <= m && block_col + BN <= n && k % 4 == 0 && n % 4 == 0;
+    const int steps = (k + BK - 1) / BK;
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < steps)
+            copy_step(&tiles, s, s * BK, a, b, m, n, k, block_row, block_col,
+                      interior && (s + 1) * BK <= k, pad);
+        __pipeline_commit(); /* one group per step, empty or not, so that the count below holds */
+    }
+    for (int t = 0, stage = 0; t < steps; t++, stage = stage == STAGES - 1 ? 0 : stage + 1) {
+        __pipeline_wait_prior(STAGES - 2); /* this thread's copies of step t have landed */
+        __syncthreads(); /* everyone's have, and everyone is done with step t - 1's stage */
+        const int next = t + STAGES - 1;
+        const float *ta = tiles.a[stage], *tb = tiles.b[stage];
+        /* this step's first operands before the copies of the next: they go first in the queue
+           to shared memory, and two sets alternate, so each k's loads precede the previous k's
+           FMAs */
+        float a_values[2][TM], b_values[2][TN];
+        fragments(ta, tb, 0, row0, col0, a_values[0], b_values[0]);
+        if (next < steps)
+            copy_step(&tiles, stage == 0 ? STAGES - 1 : stage - 1, next * BK, a, b, m, n, k,
+                      block_row, block_col, interior && (next + 1) * BK <= k, pad);
+        __pipeline_commit();
+#pragma unroll
+        for (int p = 0; p < BK; p++) {
+            if (p + 1 < BK)
+                fragments(ta, tb, p + 1, row0, col0, a_values[(p + 1) % 2], b_values[(p + 1) % 2]);
+#pragma unroll
+            for (int q = 0; q < TN; q++)
+#pragma unroll
+                for (int r = 0; r < TM; r++)
+                    acc[r][q] =
+                        semiring_mac(acc[r][q], a_values[p % 2][r], b_values[p % 2][q], ring);
+        }
+    }
+    for (int r = 0; r < TM; r++) {
+        const int row = block_row + row0 + 16 * (r / 4) + r % 4;
+        for (int q = 0; q < TN; q++) {
+            const int col = block_col + col0 + 32 * (q / 4) + q % 4;
+            if (row < m && col < n)
+                c[(size_t)row * n + col] = acc[r][q];
+        }
+    }
+}
+
+/* The semiring is a constant in each branch, so each gets its own loop, free of the test. */
+__global__ void __launch_bounds__(THREADS, 1)
+    gemm_async_copies(const float *a, const float *b, float *c, int m, int n, int k, semiring ring)
+{
+    if (ring == SEMIRING_MIN_PLUS)
+        blocked_tile(a, b, c, m, n, k, SEMIRING_MIN_PLUS);
+    else
+        blocked_tile(a, b, c, m, n, k, SEMIRING_PLUS_TIMES);
+}
+
+int gemm_supports(semiring ring)
+{
+    (void)ring;
+    return 1;
+}
+
+void gemm(const float *a, const float *b, float *c, int m, int n, int k, semiring ring,
+          cudaStream_t stream)
+{
+    const dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
+    gemm_async_copies<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
+    CL_LAUNCH_CHECK("gemm_async_copies");
+}
