@@ -9,7 +9,7 @@ results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/02-gemm"
 {
   echo "# min-plus product, n = m = k = 4096, checked exactly; one report per kernel"
-  for v in "$bin"/v[0-9]*; do
+  for v in $(ls -v "$bin"/v[0-9]*); do   # v1 .. v10 in numeric order
     "$v" --n 4096 --semiring min-plus --repeat 5 --warmup 1 2>&1 | grep -vE "^\s*$"
   done
 } > "$results/02-gemm-min-plus.txt"
