@@ -9,12 +9,9 @@
  * double: one float accumulator receiving n²/256 partial sums of ~100 stops changing once it is
  * large (its ulp passes the increments), see the page. Each partial is a float chain of 256 adds.
  *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/01-pairwise.csv):
- * - n=2^16 dist=real:
- *   29.47642 ms, 145.71 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
- * - n=2^20 dist=real:
- *   7535.13965 ms, 145.92 Gpairs/s = 0.9% of FP32 rate; 1.00x v1
+ * n=2^20 dist=real: 7535.13965 ms, 145.92 Gpairs/s, 0.9% of ceiling, 1.00x v1
  * <!-- measured:end -->
  */
 #include "cal.h"

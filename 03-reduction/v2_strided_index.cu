@@ -7,18 +7,9 @@
  * shared memory: at stride s, lane t touches word 2st, so a warp's 32 accesses fall into fewer
  * banks as s grows — a 2-, 4-, ... 16-way bank conflict.
  *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real:
- *   0.01710 ms, 245.22 GB/s = 8.2% of read bandwidth; 0.91x v1, 0.635x cub
- * - n=2^22 dist=real:
- *   0.03450 ms, 486.35 GB/s = 16.2% of read bandwidth; 0.90x v1, 0.485x cub
- * - n=2^24 dist=real:
- *   0.10667 ms, 629.11 GB/s = 20.9% of read bandwidth; 0.86x v1, 0.369x cub
- * - n=2^26 dist=real:
- *   0.38018 ms, 706.08 GB/s = 23.5% of read bandwidth; 0.81x v1, 0.310x cub
- * - n=2^28 dist=real:
- *   1.47347 ms, 728.72 GB/s = 24.3% of read bandwidth; 0.80x v1, 0.244x cub
+ * n=2^28 dist=real: 1.47347 ms, 728.72 GB/s, 24.3% of ceiling, 0.244x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

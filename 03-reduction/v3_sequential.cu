@@ -7,18 +7,9 @@
  * conflict). This is the "divergence-free" loop of seeds 001 and 002, corrected: seed 001's
  * `stride >> 1` never changes `stride`, so its loop never ends.
  *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real:
- *   0.01586 ms, 264.52 GB/s = 8.8% of read bandwidth; 0.98x v1, 0.684x cub
- * - n=2^22 dist=real:
- *   0.03040 ms, 551.88 GB/s = 18.4% of read bandwidth; 1.02x v1, 0.550x cub
- * - n=2^24 dist=real:
- *   0.09022 ms, 743.80 GB/s = 24.8% of read bandwidth; 1.01x v1, 0.437x cub
- * - n=2^26 dist=real:
- *   0.30072 ms, 892.64 GB/s = 29.7% of read bandwidth; 1.03x v1, 0.392x cub
- * - n=2^28 dist=real:
- *   1.15051 ms, 933.27 GB/s = 31.1% of read bandwidth; 1.03x v1, 0.312x cub
+ * n=2^28 dist=real: 1.15051 ms, 933.27 GB/s, 31.1% of ceiling, 0.312x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

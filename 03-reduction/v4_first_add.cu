@@ -7,18 +7,9 @@
  * before the tree: half the blocks, half the shared-memory traffic per input, the same tree.
  *
  *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real:
- *   0.01402 ms, 299.25 GB/s = 10.0% of read bandwidth; 1.11x v1, 0.774x cub
- * - n=2^22 dist=real:
- *   0.02208 ms, 759.84 GB/s = 25.3% of read bandwidth; 1.40x v1, 0.757x cub
- * - n=2^24 dist=real:
- *   0.05754 ms, 1166.38 GB/s = 38.9% of read bandwidth; 1.59x v1, 0.685x cub
- * - n=2^26 dist=real:
- *   0.16731 ms, 1604.40 GB/s = 53.5% of read bandwidth; 1.85x v1, 0.705x cub
- * - n=2^28 dist=real:
- *   0.61955 ms, 1733.09 GB/s = 57.6% of read bandwidth; 1.91x v1, 0.579x cub
+ * n=2^28 dist=real: 0.61955 ms, 1733.09 GB/s, 57.6% of ceiling, 0.579x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"

@@ -13,21 +13,13 @@
  * cover DRAM latency with a grid this small (see v7). Seed 001's coarsened kernel uses `unsigned
  * int` indices, so `i += gridSize` wraps for n near 2^32; here indices are size_t.
  *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real:
- *   0.01118 ms, 375.03 GB/s = 12.5% of read bandwidth; 1.39x v1, 0.970x cub
- * - n=2^22 dist=real:
- *   0.01952 ms, 859.49 GB/s = 28.5% of read bandwidth; 1.59x v1, 0.857x cub
- * - n=2^24 dist=real:
- *   0.05579 ms, 1202.84 GB/s = 40.1% of read bandwidth; 1.64x v1, 0.706x cub
- * - n=2^26 dist=real:
- *   0.13675 ms, 1962.94 GB/s = 65.4% of read bandwidth; 2.26x v1, 0.863x cub
- * - n=2^28 dist=real:
- *   0.47915 ms, 2240.92 GB/s = 74.6% of read bandwidth; 2.47x v1, 0.749x cub
+ * n=2^28 dist=real: 0.47915 ms, 2240.92 GB/s, 74.6% of ceiling, 0.749x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
+#include "cl_device.h"
 #include "reduction.h"
 
 #define BLOCK_SIZE 512
@@ -64,27 +56,12 @@ __global__ void reduce_coarsened(const float *in, size_t n, float *block_sums)
         block_sums[blockIdx.x] = x;
 }
 
-/* Blocks the whole GPU holds at once; asked once, outside the timed launches that follow. */
-static size_t resident_blocks(void)
-{
-    static size_t blocks = 0;
-    if (blocks == 0) {
-        int device, sms, per_sm;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_coarsened,
-                                                                    BLOCK_SIZE, 0));
-        blocks = (size_t)sms * (size_t)per_sm;
-        if (blocks < MIN_BLOCKS)
-            blocks = MIN_BLOCKS;
-    }
-    return blocks;
-}
-
 static size_t grid_for(size_t n)
 {
     const size_t wanted = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    const size_t limit = resident_blocks();
+    /* blocks the whole GPU holds at once, and at least MIN_BLOCKS */
+    size_t limit = cl_resident_blocks((const void *)reduce_coarsened, BLOCK_SIZE, 0);
+    limit = limit > MIN_BLOCKS ? limit : MIN_BLOCKS;
     return wanted < limit ? wanted : limit;
 }
 

@@ -9,21 +9,13 @@
  * added by the first threads. The input must be 16-byte aligned (cudaMalloc gives 256).
  *
  *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real:
- *   0.01043 ms, 402.06 GB/s = 13.4% of read bandwidth; 1.49x v1, 1.040x cub
- * - n=2^22 dist=real:
- *   0.01722 ms, 974.51 GB/s = 32.5% of read bandwidth; 1.80x v1, 0.971x cub
- * - n=2^24 dist=real:
- *   0.04006 ms, 1675.04 GB/s = 55.7% of read bandwidth; 2.28x v1, 0.983x cub
- * - n=2^26 dist=real:
- *   0.11763 ms, 2281.99 GB/s = 76.1% of read bandwidth; 2.63x v1, 1.003x cub
- * - n=2^28 dist=real:
- *   0.36058 ms, 2977.85 GB/s = 99.1% of read bandwidth; 3.29x v1, 0.995x cub
+ * n=2^28 dist=real: 0.36058 ms, 2977.85 GB/s, 99.1% of ceiling, 0.995x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
+#include "cl_device.h"
 #include "reduction.h"
 
 #define BLOCK_SIZE 512
@@ -74,27 +66,12 @@ __global__ void reduce_vectorized(const float *in, size_t n, float *block_sums)
         block_sums[blockIdx.x] = x;
 }
 
-/* Blocks the whole GPU holds at once; asked once, outside the timed launches that follow. */
-static size_t resident_blocks(void)
-{
-    static size_t blocks = 0;
-    if (blocks == 0) {
-        int device, sms, per_sm;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_vectorized,
-                                                                    BLOCK_SIZE, 0));
-        blocks = (size_t)sms * (size_t)per_sm;
-        if (blocks < MIN_BLOCKS)
-            blocks = MIN_BLOCKS;
-    }
-    return blocks;
-}
-
 static size_t grid_for(size_t n)
 {
     const size_t wanted = (n + 4 * BLOCK_SIZE - 1) / (4 * BLOCK_SIZE);
-    const size_t limit = resident_blocks();
+    /* blocks the whole GPU holds at once, and at least MIN_BLOCKS */
+    size_t limit = cl_resident_blocks((const void *)reduce_vectorized, BLOCK_SIZE, 0);
+    limit = limit > MIN_BLOCKS ? limit : MIN_BLOCKS;
     return wanted < limit ? wanted : limit;
 }
 

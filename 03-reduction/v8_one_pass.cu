@@ -10,21 +10,13 @@
  * the counter for the next call. The order of the final additions is fixed, so the result is the
  * same on every run.
  *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/03-reduction.csv):
- * - n=2^20 dist=real:
- *   0.00862 ms, 486.35 GB/s = 16.2% of read bandwidth; 1.80x v1, 1.259x cub
- * - n=2^22 dist=real:
- *   0.01544 ms, 1086.61 GB/s = 36.3% of read bandwidth; 2.01x v1, 1.083x cub
- * - n=2^24 dist=real:
- *   0.03824 ms, 1754.94 GB/s = 58.6% of read bandwidth; 2.39x v1, 1.030x cub
- * - n=2^26 dist=real:
- *   0.11608 ms, 2312.50 GB/s = 77.1% of read bandwidth; 2.66x v1, 1.017x cub
- * - n=2^28 dist=real:
- *   0.35835 ms, 2996.33 GB/s = 99.6% of read bandwidth; 3.31x v1, 1.002x cub
+ * n=2^28 dist=real: 0.35835 ms, 2996.33 GB/s, 99.6% of ceiling, 1.002x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
+#include "cl_device.h"
 #include "reduction.h"
 
 #define BLOCK_SIZE 512
@@ -94,27 +86,12 @@ __global__ void reduce_one_pass(const float *in, size_t n, float *sum, unsigned 
     }
 }
 
-/* Blocks the whole GPU holds at once; asked once, outside the timed launches that follow. */
-static size_t resident_blocks(void)
-{
-    static size_t blocks = 0;
-    if (blocks == 0) {
-        int device, sms, per_sm;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_one_pass, BLOCK_SIZE, 0));
-        blocks = (size_t)sms * (size_t)per_sm;
-        if (blocks < MIN_BLOCKS)
-            blocks = MIN_BLOCKS;
-    }
-    return blocks;
-}
-
 static size_t grid_for(size_t n)
 {
     const size_t wanted = (n + 4 * BLOCK_SIZE - 1) / (4 * BLOCK_SIZE);
-    const size_t limit = resident_blocks();
+    /* blocks the whole GPU holds at once, and at least MIN_BLOCKS */
+    size_t limit = cl_resident_blocks((const void *)reduce_one_pass, BLOCK_SIZE, 0);
+    limit = limit > MIN_BLOCKS ? limit : MIN_BLOCKS;
     return wanted < limit ? wanted : limit;
 }
 

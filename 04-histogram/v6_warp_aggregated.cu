@@ -9,29 +9,13 @@
  * part, so the loops run warp-uniformly with invalid lanes marked. The page measures whether it
  * pays on any distribution; since CUDA 9 the compiler also aggregates some atomics by itself.
  *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * Measured on NVIDIA H100 80GB HBM3, 2026-11-22 (generated from docs/results/04-histogram.csv):
- * - n=2^28 bins=256 type=u32 dist=uniform:
- *   2.07022 ms, 129.66 Gelem/s = 17.3% of read bandwidth; 20.67x v1, 0.282x cub
- * - n=2^28 bins=256 type=u32 dist=one:
- *   0.37238 ms, 720.86 Gelem/s = 96.1% of read bandwidth; 528.99x v1, 1.386x cub
- * - n=2^28 bins=256 type=u32 dist=zipf:
- *   1.56144 ms, 171.92 Gelem/s = 22.9% of read bandwidth; 56.30x v1, 0.379x cub
- * - n=2^28 bins=4096 type=u32 dist=uniform:
- *   2.16661 ms, 123.90 Gelem/s = 16.5% of read bandwidth; 1.84x v1, 1.480x cub
- * - n=2^28 bins=4096 type=u32 dist=one:
- *   0.47630 ms, 563.58 Gelem/s = 75.0% of read bandwidth; 416.82x v1, 1.705x cub
- * - n=2^28 bins=4096 type=u32 dist=zipf:
- *   1.80430 ms, 148.78 Gelem/s = 19.8% of read bandwidth; 36.36x v1, 1.818x cub
- * - n=2^30 bins=256 type=u8 dist=uniform:
- *   8.20822 ms, 130.81 Gelem/s = 4.4% of read bandwidth; 20.82x v1, 0.061x cub
- * - n=2^30 bins=256 type=u8 dist=one:
- *   1.04866 ms, 1023.92 Gelem/s = 34.1% of read bandwidth; 749.32x v1, 0.379x cub
- * - n=2^30 bins=256 type=u8 dist=zipf:
- *   6.11774 ms, 175.51 Gelem/s = 5.8% of read bandwidth; 57.30x v1, 0.068x cub
+ * n=2^28 bins=256 type=u32 dist=uniform: 2.07022 ms, 129.66 Gelem/s, 17.3% of ceiling, 0.282x cub
  * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
+#include "cl_device.h"
 #include "histogram.h"
 
 #define BLOCK_SIZE      256
@@ -113,25 +97,6 @@ __global__ void histogram_warp_aggregated(const void *in, size_t n, int is_u8, u
     }
 }
 
-/* Blocks the whole GPU holds at once with this much shared memory each; asked once per bin count,
-   outside the timed launches that follow. */
-static size_t resident_blocks(unsigned bins)
-{
-    static unsigned cached_bins = 0;
-    static size_t cached_blocks = 0;
-    if (bins != cached_bins) {
-        int device, sms, per_sm;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, histogram_warp_aggregated, BLOCK_SIZE,
-            copies_for(bins) * bins * sizeof(unsigned)));
-        cached_blocks = (size_t)sms * (size_t)(per_sm > 0 ? per_sm : 1);
-        cached_bins = bins;
-    }
-    return cached_blocks;
-}
-
 size_t histogram_workspace_bytes(size_t n, unsigned bins, input_type type)
 {
     (void)n, (void)bins, (void)type;
@@ -151,7 +116,9 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         return;
     }
     const size_t wanted = (n / (type == TYPE_U8 ? 16 : 4) + BLOCK_SIZE) / BLOCK_SIZE;
-    const size_t grid = wanted < resident_blocks(bins) ? wanted : resident_blocks(bins);
+    const size_t resident = cl_resident_blocks((const void *)histogram_warp_aggregated, BLOCK_SIZE,
+                                               copies_for(bins) * bins * sizeof(unsigned));
+    const size_t grid = wanted < resident ? wanted : resident;
     const unsigned copies = copies_for(bins);
     histogram_warp_aggregated<<<(unsigned)grid, BLOCK_SIZE, copies * bins * sizeof(unsigned),
                                 stream>>>(in, n, type == TYPE_U8, bins, copies, hist);

@@ -41,6 +41,15 @@ macro(cuda_lessons_setup)
     set(CMAKE_CUDA_STANDARD 17)
     find_package(CUDAToolkit 12.0 REQUIRED)
     enable_testing()
+    # Warnings on everywhere; CI (and anyone who wants it) turns them into errors, so the build
+    # stays warning-free. Off by default: a student's newer compiler may warn where gcc 12 does not.
+    option(CUDA_LESSONS_WERROR "Treat every compiler warning (C, host and device CUDA) as an error" OFF)
+    add_compile_options("$<$<COMPILE_LANGUAGE:C>:-Wall;-Wextra>"
+                        "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>")
+    if(CUDA_LESSONS_WERROR)
+      add_compile_options("$<$<COMPILE_LANGUAGE:C>:-Werror>"
+                          "$<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings;-Xcompiler=-Werror>")
+    endif()
     find_program(CUDA_LESSONS_SANITIZER compute-sanitizer
                  HINTS "${CUDAToolkit_BIN_DIR}" "${CUDAToolkit_BIN_DIR}/../compute-sanitizer")
     add_subdirectory("${CUDA_LESSONS_ROOT}/common" "${CMAKE_BINARY_DIR}/common")
@@ -65,12 +74,14 @@ endfunction()
 #   LARGE_TEST_CASES name "args" ...   the same, run one at a time (big memory)
 #   SANITIZE_ARGS ...                  arguments for the compute-sanitizer runs (a small size)
 #   BAD_INPUTS name code "regex" "args" ...  lesson-specific bad inputs (cpu tests)
+#   REFUSED stem/case "regex" ...      a gpu test case that this program must refuse (exit 2,
+#                                      one line matching regex): a library's limit, say
 #   NO_MEMORY_LIMIT_TEST               the lesson caps --n below any device's memory (no such test))
 # Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
   cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST" "NAME"
-                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS"
+                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS;REFUSED"
                         ${ARGN})
   set(lesson ${L_NAME})
   set(bin_dir "${CMAKE_BINARY_DIR}/bin/${lesson}")
@@ -107,6 +118,14 @@ function(cuda_lessons_add_lesson)
       while(cases)
         list(POP_FRONT cases case_name case_args)
         separate_arguments(case_args UNIX_COMMAND "${case_args}")
+        list(FIND L_REFUSED "${stem}/${case_name}" refused_at)
+        if(refused_at GREATER -1)
+          math(EXPR refused_at "${refused_at} + 1")
+          list(GET L_REFUSED ${refused_at} refused_regex)
+          _cl_add_expect_test(${lesson}/${stem}/${case_name} 2 "${refused_regex}" LABEL gpu
+                              COMMAND $<TARGET_FILE:${target}> ${case_args} --repeat 1 --warmup 0)
+          continue()
+        endif()
         add_test(NAME ${lesson}/${stem}/${case_name}
                  COMMAND ${target} ${case_args} --repeat 1 --warmup 0)
         set_tests_properties(${lesson}/${stem}/${case_name} PROPERTIES LABELS gpu
@@ -189,8 +208,7 @@ function(cuda_lessons_add_lesson)
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Measuring ${lesson} into docs/results/${lesson}.csv (needs a GPU)")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
-  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_COMMANDS
-               COMMAND $<TARGET_FILE:cl_runner> --skip-ok ${runner_args} "${bin_dir}")
+  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_ARGS ${runner_args} "${bin_dir}")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RESULT_COMMANDS
                COMMAND $<TARGET_FILE:cl_runner> ${runner_args} --csv "${results_csv}" "${bin_dir}")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_TARGETS ${targets})
@@ -199,10 +217,12 @@ endfunction()
 # After every lesson: `run` runs all runners one after another (never in parallel: they time the
 # GPU); `results` re-measures every lesson into docs/results/<lesson>.csv and regenerates the pages.
 function(cuda_lessons_finish)
-  get_property(run_commands GLOBAL PROPERTY CUDA_LESSONS_RUN_COMMANDS)
+  get_property(run_args GLOBAL PROPERTY CUDA_LESSONS_RUN_ARGS)
   get_property(result_commands GLOBAL PROPERTY CUDA_LESSONS_RESULT_COMMANDS)
   get_property(targets GLOBAL PROPERTY CUDA_LESSONS_TARGETS)
-  add_custom_target(run ${run_commands} DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
+  # one runner call for every lesson, so that a machine without a GPU hears it once
+  add_custom_target(run COMMAND cl_runner --skip-ok ${run_args}
+                    DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Running every lesson")
   add_custom_target(results
                     COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"

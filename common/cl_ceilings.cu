@@ -1,6 +1,7 @@
 /**
  * @file cl_ceilings.cu
- * @brief Probes for the device's read bandwidth and FP32 rate, so "% of ceiling" holds on any GPU.
+ * @brief Probes for the device's read and copy bandwidth and FP32 rate, so "% of ceiling" holds on
+ * any GPU.
  */
 #include "cl_ceilings.h"
 
@@ -26,6 +27,15 @@ __global__ void read_probe(const float4 *in, size_t count, float *sink)
     }
     if (acc == 1234.5f) /* never true for the fill below; keeps the loads alive */
         *sink = acc;
+}
+
+/* A device-to-device copy with 16-byte accesses: the ceiling of a kernel that reads and writes. */
+__global__ void copy_probe(const float4 *in, float4 *out, size_t count)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+#pragma unroll 4
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+        out[i] = in[i];
 }
 
 /* Independent chains hide the FMA latency, so the issue rate is the limit. */
@@ -62,6 +72,15 @@ static void launch_read(void *context, cudaStream_t stream)
     CL_LAUNCH_CHECK("read_probe");
 }
 
+static void launch_copy(void *context, cudaStream_t stream)
+{
+    const probe_args *p = (const probe_args *)context;
+    /* the first half is copied into the second */
+    copy_probe<<<p->blocks, PROBE_BLOCK, 0, stream>>>(p->in, (float4 *)p->in + p->count / 2,
+                                                      p->count / 2);
+    CL_LAUNCH_CHECK("copy_probe");
+}
+
 static void launch_fma(void *context, cudaStream_t stream)
 {
     const probe_args *p = (const probe_args *)context;
@@ -86,10 +105,13 @@ cl_ceilings cl_measure_ceilings(const cl_device_info *dev)
     const unsigned blocks_per_sm = (unsigned)(dev->max_threads_per_sm / PROBE_BLOCK);
     probe_args args = {(const float4 *)buffer, bytes / sizeof(float4), sink,
                        (unsigned)dev->sm_count * (blocks_per_sm ? blocks_per_sm : 1)};
-    const cl_timing read = cl_time_launches(dev, launch_read, &args, 2, 10);
+    const cl_timing read = cl_time_launches(dev, launch_read, &args, 2, 10, NULL);
     c.read_gbps = (double)bytes / (read.median_ms * 1e6);
 
-    const cl_timing fma = cl_time_launches(dev, launch_fma, &args, 2, 10);
+    const cl_timing copy = cl_time_launches(dev, launch_copy, &args, 2, 10, NULL);
+    c.copy_gbps = (double)bytes / (copy.median_ms * 1e6); /* half read, half written */
+
+    const cl_timing fma = cl_time_launches(dev, launch_fma, &args, 2, 10, NULL);
     const double flops = 2.0 * FMA_CHAINS * FMA_ITERATIONS * (double)args.blocks * PROBE_BLOCK;
     c.fp32_gflops = flops / (fma.median_ms * 1e6);
 

@@ -1,6 +1,6 @@
 /**
  * @file cl_ceilings.h
- * @brief The two ceilings that bind the lessons, measured on the device in use.
+ * @brief The ceilings that bind the lessons, measured on the device in use.
  */
 #ifndef CL_CEILINGS_H
 #define CL_CEILINGS_H
@@ -14,12 +14,14 @@ extern "C" {
 /** Rates this device sustains, measured in this process. */
 typedef struct {
     double read_gbps;   /**< streaming read of a large buffer with 16-byte loads, GB/s (10^9 B/s) */
+    double copy_gbps;   /**< device-to-device copy, 16-byte accesses, bytes read + written, GB/s */
     double fp32_gflops; /**< FP32 fused multiply-adds, counted as 2 flops each, GFLOP/s */
 } cl_ceilings;
 
 /**
- * Measures both ceilings (about 0.15 s): the read probe streams min(1 GiB, free/4) bytes with
- * 16-byte loads; the FMA probe runs 8 independent FMA chains per thread on a full grid for ~9 ms
+ * Measures the ceilings (about 0.2 s): the read probe streams min(1 GiB, free/4) bytes with
+ * 16-byte loads; the copy probe copies half of that buffer into the other half (bytes read plus
+ * bytes written); the FMA probe runs 8 independent FMA chains per thread on a full grid for ~9 ms
  * per run, as long as the FP32-bound kernels it is compared with, so both see the same clocks. Each
  * is the median of 10 timed runs, the statistic the lessons report for their own times.
  */

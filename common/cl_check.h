@@ -43,6 +43,14 @@ cl_check_result cl_check_scaled(double got, double ref, double scale, double tol
  */
 cl_check_result cl_check_array_f32(const float *got, const double *ref, size_t n, double tolerance);
 
+/**
+ * The verdict on two checked runs of the same work: the first run and the last timed run. Returns
+ * the failing one, else the one with the larger error. When only the last fails, says on stderr
+ * that the version leaves state behind between runs (a workspace it needs zeroed, an output it
+ * only partly rewrites), which a check of the first run alone cannot see.
+ */
+cl_check_result cl_check_last_run(cl_check_result first, cl_check_result last);
+
 /** Fills @p bytes of device memory with 0xFF: as floats that is NaN, as integers 0xFFFFFFFF. */
 void cl_poison(void *device_ptr, size_t bytes, cudaStream_t stream);
 

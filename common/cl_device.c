@@ -7,6 +7,7 @@
 #include "cl_cuda_check.h"
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +32,9 @@ void cl_device_open(int index, cl_device_info *info)
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
-        /* cudaErrorNoDevice, cudaErrorInsufficientDriver, a missing libcuda…: all mean "cannot run
-           here", which CTest reports as skipped through exit code 77. */
-        fprintf(stderr, "no CUDA device found: %s\n",
-                err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices");
+        /* All of these mean "cannot run here", which CTest reports as skipped (exit code 77); the
+           line says which, in words that fit the machine. */
+        fprintf(stderr, "%s\n", cl_no_device_reason(err));
         exit(77);
     }
     if (index >= count) {
@@ -66,6 +66,67 @@ void cl_device_open(int index, cl_device_info *info)
         exit(77);
     }
     CL_CUDA_CHECK(ctx);
+}
+
+const char *cl_no_device_reason(cudaError_t err)
+{
+    static char text[256];
+    /* The runtime reports a missing driver library as an "insufficient" driver: tell them apart. */
+    void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (driver != NULL)
+        dlclose(driver);
+    if (err == cudaSuccess)
+        snprintf(text, sizeof text, "no CUDA device found: the NVIDIA driver sees no GPU");
+    else if (err == cudaErrorInsufficientDriver && driver == NULL)
+        snprintf(text, sizeof text,
+                 "no CUDA device found: this machine has no NVIDIA driver (libcuda.so.1), so "
+                 "nothing can run here");
+    else if (err == cudaErrorInsufficientDriver) {
+        int driver_version = 0, runtime_version = 0;
+        cudaDriverGetVersion(&driver_version);
+        cudaRuntimeGetVersion(&runtime_version);
+        snprintf(text, sizeof text,
+                 "no usable CUDA device: the NVIDIA driver supports CUDA %d.%d, this build needs "
+                 "%d.%d: update the driver",
+                 driver_version / 1000, (driver_version % 1000) / 10, runtime_version / 1000,
+                 (runtime_version % 1000) / 10);
+    } else if (err == cudaErrorNoDevice)
+        snprintf(text, sizeof text,
+                 "no CUDA device found: the NVIDIA driver sees no GPU (is CUDA_VISIBLE_DEVICES "
+                 "set?)");
+    else
+        snprintf(text, sizeof text, "no CUDA device found: %s", cudaGetErrorString(err));
+    return text;
+}
+
+size_t cl_resident_blocks(const void *kernel, int threads, size_t shared_bytes)
+{
+    /* A few entries are enough: a program launches at most a handful of grid-stride kernels. */
+    static struct {
+        const void *kernel;
+        int threads, device;
+        size_t shared_bytes, blocks;
+    } cache[16];
+    static int cached = 0;
+    int device, sms, per_sm;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    for (int i = 0; i < cached; i++)
+        if (cache[i].kernel == kernel && cache[i].threads == threads &&
+            cache[i].shared_bytes == shared_bytes && cache[i].device == device)
+            return cache[i].blocks;
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CL_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
+    const size_t blocks = (size_t)sms * (size_t)(per_sm > 0 ? per_sm : 1);
+    if (cached < (int)(sizeof cache / sizeof cache[0])) {
+        cache[cached].kernel = kernel;
+        cache[cached].threads = threads;
+        cache[cached].device = device;
+        cache[cached].shared_bytes = shared_bytes;
+        cache[cached].blocks = blocks;
+        cached++;
+    }
+    return blocks;
 }
 
 void cl_format_bytes(size_t bytes, char *out, size_t out_len)

@@ -5,6 +5,7 @@
 #ifndef CL_DEVICE_H
 #define CL_DEVICE_H
 
+#include <cuda_runtime_api.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -44,6 +45,21 @@ void cl_require_device_memory(const cl_device_info *info, const char *n_text, si
  * 2^64 bytes" when the product overflows size_t.
  */
 size_t cl_buffer_bytes(const char *n_text, unsigned long long count, size_t elem_bytes);
+
+/**
+ * The one line that says why nothing can run here, for the error @p err of cudaGetDeviceCount()
+ * (cudaSuccess: it found 0 devices): no driver at all, a driver too old for this build, a driver
+ * that sees no GPU.
+ */
+const char *cl_no_device_reason(cudaError_t err);
+
+/**
+ * Blocks of @p kernel that the whole current device holds at once, with @p threads threads and
+ * @p shared_bytes of dynamic shared memory each: multiprocessors × resident blocks per
+ * multiprocessor (at least one). The grid of a grid-stride kernel. The occupancy query is host
+ * work, so the answer is cached per kernel, shape and device and later calls cost nothing.
+ */
+size_t cl_resident_blocks(const void *kernel, int threads, size_t shared_bytes);
 
 /** Formats a byte count for people: "8.00 GiB". */
 void cl_format_bytes(size_t bytes, char *out, size_t out_len);

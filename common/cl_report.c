@@ -89,7 +89,8 @@ void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)
            dev->cc_major, dev->cc_minor, dev->sm_count, dev->driver_text, dev->runtime_text);
     printf("  case   %s\n", r->case_text);
     if (r->checked)
-        printf("  check  %s: error %.3g (%s), tolerance %.3g\n", verdict(r), r->check.error,
+        printf("  check  %s (%s): error %.3g (%s), tolerance %.3g\n", verdict(r),
+               r->last_run_checked ? "first run and last timed run" : "first run", r->check.error,
                r->check.metric, r->check.tolerance);
     else
         printf("  check  skipped (--no-check)\n");

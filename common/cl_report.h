@@ -34,7 +34,8 @@ typedef struct {
     double ceiling;           /**< the binding ceiling, in @c unit, measured on this device */
     const char *ceiling_name; /**< "read bandwidth", "FP32 rate" */
     int checked;              /**< 0 under --no-check */
-    cl_check_result check;
+    int last_run_checked;     /**< the last timed run's output was checked too */
+    cl_check_result check;    /**< the verdict on every checked run (cl_check_last_run()) */
 } cl_report;
 
 /**

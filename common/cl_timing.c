@@ -1,10 +1,12 @@
 /**
  * @file cl_timing.c
- * @brief Event timing with an L2 flush between repeats, so each run reads its inputs from DRAM.
+ * @brief Event timing with a clean L2 flush between repeats, so each run reads its inputs from DRAM
+ * and writes back nothing but its own outputs.
  */
 #include "cl_timing.h"
 
 #include "cl_cuda_check.h"
+#include "cl_flush.h"
 
 #include <stdlib.h>
 
@@ -32,20 +34,18 @@ double cl_minimum(const double *values, int count)
 }
 
 cl_timing cl_time_launches(const cl_device_info *dev, cl_launch_fn launch, void *context,
-                           int warmup, int repeat)
+                           int warmup, int repeat, cl_launch_fn before_last)
 {
     cl_timing result = {0.0, 0.0, repeat};
     if (repeat <= 0)
         return result;
-    /* Writing twice the L2 size evicts whatever the previous run left there. */
-    const size_t flush_bytes = 2 * (size_t)(dev->l2_bytes > 0 ? dev->l2_bytes : (8 << 20));
-    void *flush = NULL;
+    cl_l2_flusher flush;
     cudaStream_t stream;
     cudaEvent_t start, stop;
     double *times = (double *)malloc(sizeof(double) * (size_t)repeat);
     if (times == NULL)
         cl_cuda_check_(cudaErrorMemoryAllocation, "malloc of the timing array", __FILE__, __LINE__);
-    CL_CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
+    cl_l2_flusher_init(&flush, dev);
     CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CL_CUDA_CHECK(cudaEventCreate(&start));
     CL_CUDA_CHECK(cudaEventCreate(&stop));
@@ -55,7 +55,9 @@ cl_timing cl_time_launches(const cl_device_info *dev, cl_launch_fn launch, void 
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
 
     for (int i = 0; i < repeat; i++) {
-        CL_CUDA_CHECK(cudaMemsetAsync(flush, i & 0xff, flush_bytes, stream));
+        if (i == repeat - 1 && before_last != NULL)
+            before_last(context, stream); /* e.g. poison the output: the last run is checked too */
+        cl_l2_flush(&flush, i, stream);
         CL_CUDA_CHECK(cudaEventRecord(start, stream));
         launch(context, stream);
         CL_CUDA_CHECK(cudaEventRecord(stop, stream));
@@ -71,7 +73,7 @@ cl_timing cl_time_launches(const cl_device_info *dev, cl_launch_fn launch, void 
     CL_CUDA_CHECK(cudaEventDestroy(start));
     CL_CUDA_CHECK(cudaEventDestroy(stop));
     CL_CUDA_CHECK(cudaStreamDestroy(stream));
-    CL_CUDA_CHECK(cudaFree(flush));
+    cl_l2_flusher_free(&flush);
     free(times);
     return result;
 }

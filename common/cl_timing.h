@@ -1,7 +1,7 @@
 /**
  * @file cl_timing.h
- * @brief Event timing of one launch function: warm-up, L2 flushed before every repeat, median and
- * min.
+ * @brief Event timing of one launch function: warm-up, a clean L2 flush before every repeat, median
+ * and min.
  */
 #ifndef CL_TIMING_H
 #define CL_TIMING_H
@@ -26,10 +26,13 @@ typedef struct {
 
 /**
  * Runs @p launch @p warmup times, then @p repeat times between two events each, with the L2 cache
- * flushed (a write of twice its size) before every run, outside the events.
+ * emptied before every run, outside the events, and left holding only clean lines (cl_l2_flush():
+ * a write of twice its size, then a read of twice its size). @p before_last, when not NULL, runs
+ * on the same stream before the last timed run's flush, outside the events: the harnesses poison
+ * the output there, so that the last timed run's output can be checked like the first run's.
  */
 cl_timing cl_time_launches(const cl_device_info *dev, cl_launch_fn launch, void *context,
-                           int warmup, int repeat);
+                           int warmup, int repeat, cl_launch_fn before_last);
 
 /** Median of @p count values (sorts them in place); 0 when count is 0. */
 double cl_median(double *values, int count);

@@ -81,6 +81,18 @@ function(read_results csv prefix)
   set(${prefix}_cases "${cases}" PARENT_SCOPE)
 endfunction()
 
+# <!-- include docs/results/NAME:begin --> blocks: a committed output (ncu, sanitizer...) verbatim
+function(splice_includes content_var)
+  set(content "${${content_var}}")
+  string(REGEX MATCHALL "<!-- include [^ :]+:begin -->" includes "${content}")
+  foreach(marker IN LISTS includes)
+    string(REGEX REPLACE "<!-- include ([^ :]+):begin -->" "\\1" included "${marker}")
+    file(READ "${ROOT}/${included}" text)
+    splice(content "include ${included}" "```\n${text}```\n")
+  endforeach()
+  set(${content_var} "${content}" PARENT_SCOPE)
+endfunction()
+
 # A lesson page: its results block (when the lesson has results), its verbatim includes, then
 # written back (update), compared (check) or copied for Doxygen (build).
 function(process_page lesson block)
@@ -90,19 +102,15 @@ function(process_page lesson block)
   if(block)
     splice(page "results" "${block}")
   endif()
-  # <!-- include docs/results/NAME:begin --> blocks: a committed output (ncu, sanitizer...) verbatim
-  string(REGEX MATCHALL "<!-- include [^ :]+:begin -->" includes "${page}")
-  foreach(marker IN LISTS includes)
-    string(REGEX REPLACE "<!-- include ([^ :]+):begin -->" "\\1" included "${marker}")
-    file(READ "${ROOT}/${included}" text)
-    splice(page "include ${included}" "```\n${text}```\n")
-  endforeach()
+  splice_includes(page)
   if(NOT MODE STREQUAL "build")
     write_or_check("${page_path}" "${original}" "${page}" "the generated blocks")
   else()
     # Doxygen copy: a label for the page, images by file name (found through IMAGE_PATH)
     string(REGEX REPLACE "^# ([^\n]*)" "# \\1 {#lesson_${lesson}}" page "${page}")
     string(REPLACE "](../docs/results/${lesson}.svg)" "](${lesson}.svg)" page "${page}")
+    string(REPLACE "](../docs/results/${lesson}-ceiling.svg)" "](${lesson}-ceiling.svg)" page
+           "${page}")
     string(REPLACE "[`docs/results/${lesson}.csv`](../docs/results/${lesson}.csv)"
            "`docs/results/${lesson}.csv`" page "${page}")
     file(WRITE "${OUT}/pages/${lesson}.md" "${page}")
@@ -134,6 +142,18 @@ foreach(csv IN LISTS result_files)
       break()
     endif()
   endforeach()
+
+  # the case each version file's measured line shows: <!-- headline-case: ... --> in the lesson
+  # page, else the last case of the CSV
+  list(GET r_cases -1 headline_case)
+  file(READ "${ROOT}/${lesson}/README.md" lesson_page)
+  if(lesson_page MATCHES "<!-- headline-case: ([^\n]*) -->")
+    set(headline_case "${CMAKE_MATCH_1}")
+    if(NOT headline_case IN_LIST r_cases)
+      message(FATAL_ERROR "pages.cmake: ${lesson}/README.md names headline case '${headline_case}', "
+              "which docs/results/${lesson}.csv does not have")
+    endif()
+  endif()
 
   set(block "Measured on ${device} (compute capability ${cc}), driver ${driver}, CUDA ${cuda}, ")
   string(APPEND block "${date}; generated from [`docs/results/${lesson}.csv`](../docs/results/${lesson}.csv). ")
@@ -168,13 +188,17 @@ foreach(csv IN LISTS result_files)
       string(APPEND block "| ${v} | ${med} | ${mn} | ${rate} | ${pct}% | ${sp} | ${vb} | ${chk} |\n")
       list(APPEND versions "${v}")
       set(rate_${v}_${c} "${rate}")
-      # the same row, as a line of the version file's "Measured on" comment
-      set(ratios "${sp} v1")
-      if(vb)
-        string(APPEND ratios ", ${vb} ${base_name}")
+      set(pct_${v}_${c} "${pct}")
+      # the headline case's row, as the one measured line of the version file's comment (within
+      # the 100 columns that clang-format keeps); the ratio to the library, else the speedup
+      if(c STREQUAL headline_case)
+        if(vb)
+          set(ratio "${vb} ${base_name}")
+        else()
+          set(ratio "${sp} v1")
+        endif()
+        set(measured_${v} " * ${c}: ${med} ms, ${rate} ${unit}, ${pct}% of ceiling, ${ratio}\n")
       endif()
-      # two lines, each within the 100 columns that clang-format keeps (it would rewrap one)
-      string(APPEND measured_${v} " * - ${c}:\n *   ${med} ms, ${rate} ${unit} = ${pct}% of ${ceiling_name}; ${ratios}\n")
       if(NOT v MATCHES "^baseline_" AND rate GREATER best_rate AND chk STREQUAL "PASS")
         set(best_rate "${rate}")
         set(best_row "${row}")
@@ -188,18 +212,24 @@ foreach(csv IN LISTS result_files)
     endif()
   endforeach()
   list(REMOVE_DUPLICATES versions)
+  set(pct_dat "${dat}")
   foreach(v IN LISTS versions)
     string(APPEND dat "${v}")
+    string(APPEND pct_dat "${v}")
     foreach(c IN LISTS r_cases)
       if(DEFINED rate_${v}_${c})
         string(APPEND dat " ${rate_${v}_${c}}")
+        string(APPEND pct_dat " ${pct_${v}_${c}}")
       else()
         string(APPEND dat " NaN")
+        string(APPEND pct_dat " NaN")
       endif()
     endforeach()
     string(APPEND dat "\n")
+    string(APPEND pct_dat "\n")
   endforeach()
-  string(APPEND block "\n![${unit} of every version, one bar per case, log scale](../docs/results/${lesson}.svg)\n\n")
+  string(APPEND block "\n![${unit} of every version, one bar per case, log scale](../docs/results/${lesson}.svg)\n")
+  string(APPEND block "\n![% of the ceiling, one bar per case, linear scale: the last steps' race with the ceiling and the library](../docs/results/${lesson}-ceiling.svg)\n\n")
 
   # the plot: one bar per case for every version
   if(MODE STREQUAL "build")
@@ -211,12 +241,24 @@ foreach(csv IN LISTS result_files)
     list(LENGTH r_cases n_cases)
     math(EXPR last_col "${n_cases} + 1")
     math(EXPR plot_height "400 + 12 * ${n_cases}") # the key sits below the bars, two per line
-    file(WRITE "${plot_dir}/${lesson}.dat" "${dat}")
-    file(WRITE "${plot_dir}/${lesson}.gp"
+    # two plots: throughput on a log scale (v1 to the last spans decades), and % of the ceiling on
+    # a linear one (where the last versions' race with the ceiling and the library shows)
+    foreach(plot IN ITEMS rate pct)
+      if(plot STREQUAL "rate")
+        set(name "${lesson}")
+        set(data "${dat}")
+        set(axis "set ylabel '${unit}'\nset logscale y 10")
+      else()
+        set(name "${lesson}-ceiling")
+        set(data "${pct_dat}")
+        set(axis "set ylabel '% of ${ceiling_name}'\nset yrange [0:*]")
+      endif()
+      file(WRITE "${plot_dir}/${name}.dat" "${data}")
+      file(WRITE "${plot_dir}/${name}.gp"
 "set terminal svg size 900,${plot_height} font 'sans,12' background '#ffffff'
-set output '${plot_dir}/${lesson}.svg'
+set output '${plot_dir}/${name}.svg'
 set title '${lesson} on ${device}, ${date}' noenhanced
-set ylabel '${unit}'
+${axis}
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
@@ -225,21 +267,21 @@ set xtics rotate by -30 noenhanced
 set key below horizontal maxcols 2 noenhanced
 set linetype 9 lc rgb '#808080'
 set grid ytics
-set logscale y 10
 set ytics format '%g'
-plot for [col=2:${last_col}] '${plot_dir}/${lesson}.dat' using col:xtic(1) title columnheader
+plot for [col=2:${last_col}] '${plot_dir}/${name}.dat' using col:xtic(1) title columnheader
 ")
-    if(GNUPLOT)
-      execute_process(COMMAND "${GNUPLOT}" "${plot_dir}/${lesson}.gp" RESULT_VARIABLE plot_rc)
-      if(NOT plot_rc EQUAL 0)
-        message(FATAL_ERROR "pages.cmake: gnuplot failed on ${plot_dir}/${lesson}.gp")
+      if(GNUPLOT)
+        execute_process(COMMAND "${GNUPLOT}" "${plot_dir}/${name}.gp" RESULT_VARIABLE plot_rc)
+        if(NOT plot_rc EQUAL 0)
+          message(FATAL_ERROR "pages.cmake: gnuplot failed on ${plot_dir}/${name}.gp")
+        endif()
+      elseif(MODE STREQUAL "build")
+        message(FATAL_ERROR "pages.cmake: gnuplot is needed to draw the plots")
+      else()
+        message(WARNING "pages.cmake: no gnuplot here, ${name}.svg not redrawn")
       endif()
-    elseif(MODE STREQUAL "build")
-      message(FATAL_ERROR "pages.cmake: gnuplot is needed to draw the plots")
-    else()
-      message(WARNING "pages.cmake: no gnuplot here, ${lesson}.svg not redrawn")
-    endif()
-    file(REMOVE "${plot_dir}/${lesson}.dat" "${plot_dir}/${lesson}.gp")
+      file(REMOVE "${plot_dir}/${name}.dat" "${plot_dir}/${name}.gp")
+    endforeach()
   endif()
 
   # what each version file's comment says was measured, between its measured:begin/end markers
@@ -248,11 +290,12 @@ plot for [col=2:${last_col}] '${plot_dir}/${lesson}.dat' using col:xtic(1) title
     if(NOT EXISTS "${source}")
       continue()
     endif()
-    set(lines " * Measured on ${device}, ${date} (generated from docs/results/${lesson}.csv):\n")
-    string(APPEND lines "${measured_${v}}")
+    if(NOT DEFINED measured_${v})
+      set(measured_${v} " * ${headline_case}: not measured\n")
+    endif()
     file(READ "${source}" code)
     set(original_code "${code}")
-    splice(code "measured" "${lines} * ")
+    splice(code "measured" "${measured_${v}} * ")
     write_or_check("${source}" "${original_code}" "${code}" "the measured lines")
   endforeach()
 
@@ -262,6 +305,7 @@ plot for [col=2:${last_col}] '${plot_dir}/${lesson}.dat' using col:xtic(1) title
     unset(measured_${v})
     foreach(c IN LISTS r_cases)
       unset(rate_${v}_${c})
+      unset(pct_${v}_${c})
     endforeach()
   endforeach()
 endforeach()
@@ -280,6 +324,7 @@ set(readme_path "${ROOT}/README.md")
 file(READ "${readme_path}" readme)
 set(original "${readme}")
 splice(readme "headline" "${headline}")
+splice_includes(readme)
 if(NOT MODE STREQUAL "build")
   write_or_check("${readme_path}" "${original}" "${readme}" "the headline table")
 else()

@@ -3,7 +3,9 @@
 # lesson's runner into docs/results/, and leave logs and results under $OUT (or ./gpu-check-out).
 # Usage: tools/gpu-check.sh [ctest regex of tests to run]   (default: every test)
 # Environment: SKIP_TESTS=1 / SKIP_RUNNERS=1 skip a half; LESSONS="04-histogram ..." measures only
-# those lessons (results-<lesson> targets and their tests/gpu-extras.sh) instead of all. A full
+# those lessons (results-<lesson> targets and their tests/gpu-extras.sh) instead of all; EXTRAS=
+# "common 04-histogram" chooses the gpu-extras.sh scripts to run (default: common's and every
+# lesson's, or those of LESSONS); EXTRAS=none runs none. A full
 # pass over every lesson takes over 10 minutes of device time: run the tests and the runners in
 # separate calls, a lesson or two at a time.
 set -uo pipefail
@@ -18,7 +20,7 @@ status=0
 cat "$out/device.txt"
 
 echo "== build"
-if ! { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release &&
+if ! { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUDA_LESSONS_WERROR=ON &&
        cmake --build build-gpu -j "$jobs"; } > "$out/build.log" 2>&1; then
   tail -40 "$out/build.log"; exit 1
 fi
@@ -44,10 +46,10 @@ if [ "${SKIP_RUNNERS:-0}" = 0 ]; then
   for target in "${targets[@]}"; do
     cmake --build build-gpu --target "$target" 2>&1 | tee -a "$out/runners.txt" || status=1
   done
-  extras_list=([0-9][0-9]-*/tests/gpu-extras.sh)
-  if [ -n "${LESSONS:-}" ]; then
+  extras_list=(common/tests/gpu-extras.sh [0-9][0-9]-*/tests/gpu-extras.sh)
+  if [ -n "${LESSONS:-}${EXTRAS:-}" ]; then
     extras_list=()
-    for lesson in $LESSONS; do
+    for lesson in ${EXTRAS:-$LESSONS}; do
       [ -f "$lesson/tests/gpu-extras.sh" ] && extras_list+=("$lesson/tests/gpu-extras.sh")
     done
   fi

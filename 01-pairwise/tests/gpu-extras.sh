@@ -7,15 +7,14 @@ set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/01-pairwise"
+source "$(dirname "$0")/../../tools/ncu.sh"
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__inst_executed.sum,gpu__time_duration.sum
 
 {
-  echo "# ncu $(ncu --version | tail -1), n = 2^16, one launch each, clocks as found (--clock-control none)"
+  cl_ncu_header "n = 2^16"
   for v in v2_shared_tile v3_diagonal; do
     echo "## $v"
-    ncu --clock-control none -k regex:pairs_ -c 1 --metrics "$metrics" \
-      "$bin/$v" --n 2^16 --repeat 1 --warmup 0 --no-check 2>&1 |
-      grep -E "pairs_|l1tex__|smsp__|gpu__time" | sed 's/^ *//'
+    cl_ncu pairs_ "$metrics" "$bin/$v" --n 2^16
   done
 } > "$results/01-pairwise-ncu-bank-conflicts.txt"
 
@@ -44,12 +43,10 @@ for stall in dispatch_stall barrier short_scoreboard not_selected; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
 {
-  echo "# ncu $(ncu --version | tail -1), n = 2^18, one launch each, clocks as found"
+  cl_ncu_header "n = 2^18"
   for v in v6_block_shape v7_register_budget; do
     echo "## $v"
-    ncu --clock-control none -k regex:pairs_ -c 1 --metrics "$metrics" \
-      "$bin/$v" --n 2^18 --repeat 1 --warmup 0 --no-check 2>&1 |
-      grep -E "launch__|sm__|smsp__" | sed 's/^ *//'
+    cl_ncu pairs_ "$metrics" "$bin/$v" --n 2^18
   done
 } > "$results/01-pairwise-ncu-v7.txt"
 cat "$results"/01-pairwise-*.txt

@@ -7,6 +7,7 @@ set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/02-gemm"
+source "$(dirname "$0")/../../tools/ncu.sh"
 {
   echo "# min-plus product, n = m = k = 4096, checked exactly; one report per kernel"
   for v in $(ls -v "$bin"/v[0-9]*); do   # v1 .. v10 in numeric order
@@ -21,12 +22,10 @@ for stall in short_scoreboard wait dispatch_stall barrier not_selected; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
 {
-  echo "# ncu $(ncu --version | tail -1), n = m = k = 4096, one launch each, clocks as found"
+  cl_ncu_header "n = m = k = 4096"
   for v in baseline_cublas v8_deeper_slices v9_warp_tiles v10_async_copies; do
     echo "## $v"
-    ncu --clock-control none -k regex:"gemm|xmma" -c 1 --metrics "$metrics" \
-      "$bin/$v" --n 4096 --repeat 1 --warmup 0 --no-check 2>&1 |
-      grep -E "gemm|xmma|launch__|sm__|smsp__" | grep -v "^==" | sed 's/^ *//; s/ ([0-9, ]*)x([0-9, ]*).*//'
+    cl_ncu "gemm|xmma" "$metrics" "$bin/$v" --n 4096
   done
 } > "$results/02-gemm-ncu.txt"
 cat "$results/02-gemm-ncu.txt"

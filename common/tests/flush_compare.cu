@@ -1,0 +1,132 @@
+/**
+ * @file flush_compare.cu
+ * @brief Evidence for the clean flush: a read-only kernel timed after a write-only flush (a memset
+ * of twice the L2, what common harnesses do) and after cl_l2_flush() (that write, then a read of
+ * another twice-the-L2 buffer), at several sizes, median of 30 runs each, same process.
+ *
+ * usage: flush_compare [memset|clean|both|readN] [MB ...]   (default: both 4 64 256 1024)
+ * memset: the write-only flush; clean: the harness's (cl_time_launches); both: a table of the two;
+ * readN: the memset, then a read of N times the L2 size (N = 2 is the harness's flush, written out
+ * here). Under ncu (`-k read_only`), the read kernel's dram__bytes_write.sum shows what the flush
+ * left for it to write back: tests/gpu-extras.sh records it. Needs a GPU; exits 77 without one.
+ */
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "cl_flush.h"
+#include "cl_timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK   256
+#define REPEATS 30
+
+__global__ void read_only(const float4 *in, size_t count, float *sink)
+{
+    float acc = 0.0f;
+    const size_t stride = (size_t)gridDim.x * BLOCK;
+#pragma unroll 4
+    for (size_t i = (size_t)blockIdx.x * BLOCK + threadIdx.x; i < count; i += stride) {
+        const float4 v = in[i];
+        acc += (v.x + v.y) + (v.z + v.w);
+    }
+    if (acc == 1234.5f) /* the input is zeros: never true */
+        *sink = acc;
+}
+
+typedef struct {
+    const float4 *in;
+    size_t count;
+    float *sink;
+    unsigned blocks;
+} read_args;
+
+static void launch_read(void *context, cudaStream_t stream)
+{
+    const read_args *a = (const read_args *)context;
+    read_only<<<a->blocks, BLOCK, 0, stream>>>(a->in, a->count, a->sink);
+    CL_LAUNCH_CHECK("read_only");
+}
+
+/* A flush written out here, to compare: a memset of twice the L2 and, when @p read_l2s > 0, a
+   read of read_l2s times the L2 size of a buffer that is never written after its first fill. */
+static double time_after_flush(const cl_device_info *dev, read_args *a, int read_l2s)
+{
+    const size_t flush_bytes = 2 * (size_t)dev->l2_bytes;
+    const size_t read_bytes = (size_t)read_l2s * (size_t)dev->l2_bytes;
+    void *flush, *clean = NULL;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    double times[REPEATS];
+    CL_CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
+    if (read_bytes) {
+        CL_CUDA_CHECK(cudaMalloc(&clean, read_bytes));
+        CL_CUDA_CHECK(cudaMemset(clean, 0, read_bytes));
+    }
+    read_args flush_read = {(const float4 *)clean, read_bytes / 16, a->sink, a->blocks};
+    CL_CUDA_CHECK(cudaStreamCreate(&stream));
+    CL_CUDA_CHECK(cudaEventCreate(&start));
+    CL_CUDA_CHECK(cudaEventCreate(&stop));
+    launch_read(a, stream);
+    for (int i = 0; i < REPEATS; i++) {
+        CL_CUDA_CHECK(cudaMemsetAsync(flush, i & 0xff, flush_bytes, stream));
+        if (read_bytes)
+            launch_read(&flush_read, stream);
+        CL_CUDA_CHECK(cudaEventRecord(start, stream));
+        launch_read(a, stream);
+        CL_CUDA_CHECK(cudaEventRecord(stop, stream));
+        CL_CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms;
+        CL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        times[i] = ms;
+    }
+    CL_CUDA_CHECK(cudaFree(flush));
+    if (clean != NULL)
+        CL_CUDA_CHECK(cudaFree(clean));
+    CL_CUDA_CHECK(cudaEventDestroy(start));
+    CL_CUDA_CHECK(cudaEventDestroy(stop));
+    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    return cl_median(times, REPEATS);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "both";
+    const int read_l2s = strncmp(mode, "read", 4) == 0 ? atoi(mode + 4) : 0;
+    if (strcmp(mode, "memset") != 0 && strcmp(mode, "clean") != 0 && strcmp(mode, "both") != 0 &&
+        read_l2s < 1) {
+        fprintf(stderr, "usage: flush_compare [memset|clean|both|readN] [MB ...]\n");
+        return 2;
+    }
+    static const char *const default_sizes[] = {"4", "64", "256", "1024"};
+    const char *const *sizes = argc > 2 ? (const char *const *)argv + 2 : default_sizes;
+    const int n_sizes = argc > 2 ? argc - 2 : 4;
+    cl_device_info dev;
+    cl_device_open(0, &dev);
+    float *sink;
+    CL_CUDA_CHECK(cudaMalloc(&sink, sizeof(float)));
+    printf("%s, L2 %d MB; read-only kernel, median of %d runs\n", dev.name, dev.l2_bytes >> 20,
+           REPEATS);
+    printf("%8s %16s %16s %16s %16s\n", "MB", "memset flush us", "GB/s", "then-read us", "GB/s");
+    for (int s = 0; s < n_sizes; s++) {
+        const size_t bytes = (size_t)atoi(sizes[s]) << 20;
+        void *in;
+        CL_CUDA_CHECK(cudaMalloc(&in, bytes));
+        CL_CUDA_CHECK(cudaMemset(in, 0, bytes));
+        read_args a = {(const float4 *)in, bytes / 16, sink, (unsigned)dev.sm_count * 8u};
+        double old_ms = 0.0, new_ms = 0.0;
+        if (strcmp(mode, "memset") == 0 || strcmp(mode, "both") == 0)
+            old_ms = time_after_flush(&dev, &a, 0);
+        if (strcmp(mode, "clean") == 0 || strcmp(mode, "both") == 0)
+            new_ms = cl_time_launches(&dev, launch_read, &a, 1, REPEATS, NULL).median_ms;
+        if (read_l2s > 0)
+            new_ms = time_after_flush(&dev, &a, read_l2s);
+        printf("%8s %16.1f %16.0f %16.1f %16.0f\n", sizes[s], old_ms * 1e3,
+               old_ms > 0 ? (double)bytes / (old_ms * 1e6) : 0.0, new_ms * 1e3,
+               new_ms > 0 ? (double)bytes / (new_ms * 1e6) : 0.0);
+        CL_CUDA_CHECK(cudaFree(in));
+    }
+    CL_CUDA_CHECK(cudaFree(sink));
+    return 0;
+}
