@@ -65,11 +65,18 @@ typedef struct {
     unsigned blocks;
 } probe_args;
 
+void cl_launch_read_probe(const void *buffer, size_t bytes, float *sink, unsigned blocks,
+                          cudaStream_t stream)
+{
+    read_probe<<<blocks, PROBE_BLOCK, 0, stream>>>((const float4 *)buffer, bytes / sizeof(float4),
+                                                   sink);
+    CL_LAUNCH_CHECK("read_probe");
+}
+
 static void launch_read(void *context, cudaStream_t stream)
 {
     const probe_args *p = (const probe_args *)context;
-    read_probe<<<p->blocks, PROBE_BLOCK, 0, stream>>>(p->in, p->count, p->sink);
-    CL_LAUNCH_CHECK("read_probe");
+    cl_launch_read_probe(p->in, p->count * sizeof(float4), p->sink, p->blocks, stream);
 }
 
 static void launch_copy(void *context, cudaStream_t stream)

@@ -7,6 +7,9 @@
 
 #include "cl_device.h"
 
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,6 +29,13 @@ typedef struct {
  * is the median of 10 timed runs, the statistic the lessons report for their own times.
  */
 cl_ceilings cl_measure_ceilings(const cl_device_info *dev);
+
+/**
+ * Queues the read probe alone: @p bytes (a multiple of 16) of @p buffer read with 16-byte loads by
+ * @p blocks blocks of 256 threads; nothing is written unless the sum is 1234.5 (never, for zeros).
+ */
+void cl_launch_read_probe(const void *buffer, size_t bytes, float *sink, unsigned blocks,
+                          cudaStream_t stream);
 
 #ifdef __cplusplus
 }

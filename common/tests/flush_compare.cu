@@ -7,9 +7,10 @@
  * usage: flush_compare [memset|clean|both|readN] [MB ...]   (default: both 4 64 256 1024)
  * memset: the write-only flush; clean: the harness's (cl_time_launches); both: a table of the two;
  * readN: the memset, then a read of N times the L2 size (N = 2 is the harness's flush, written out
- * here). Under ncu (`-k read_only`), the read kernel's dram__bytes_write.sum shows what the flush
+ * here). Under ncu (`-k read_probe`), the read kernel's dram__bytes_write.sum shows what the flush
  * left for it to write back: tests/gpu-extras.sh records it. Needs a GPU; exits 77 without one.
  */
+#include "cl_ceilings.h"
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "cl_flush.h"
@@ -19,21 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK   256
 #define REPEATS 30
-
-__global__ void read_only(const float4 *in, size_t count, float *sink)
-{
-    float acc = 0.0f;
-    const size_t stride = (size_t)gridDim.x * BLOCK;
-#pragma unroll 4
-    for (size_t i = (size_t)blockIdx.x * BLOCK + threadIdx.x; i < count; i += stride) {
-        const float4 v = in[i];
-        acc += (v.x + v.y) + (v.z + v.w);
-    }
-    if (acc == 1234.5f) /* the input is zeros: never true */
-        *sink = acc;
-}
 
 typedef struct {
     const float4 *in;
@@ -42,11 +29,11 @@ typedef struct {
     unsigned blocks;
 } read_args;
 
+/* The ceilings' read probe: 16-byte loads, nothing written. */
 static void launch_read(void *context, cudaStream_t stream)
 {
     const read_args *a = (const read_args *)context;
-    read_only<<<a->blocks, BLOCK, 0, stream>>>(a->in, a->count, a->sink);
-    CL_LAUNCH_CHECK("read_only");
+    cl_launch_read_probe(a->in, a->count * 16, a->sink, a->blocks, stream);
 }
 
 /* A flush written out here, to compare: a memset of twice the L2 and, when @p read_l2s > 0, a

@@ -17,10 +17,10 @@ metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
   # ncu must not flush the caches itself (--cache-control none); -s 1 skips the untimed first
   # launch, so the profiled one follows a flush (readN's own flush reads with the same kernel, so
   # ncu cannot single out its timed launch: readN is timed only)
-  cl_ncu_header "read_only kernel over 64 MB, the second launch, no cache control by ncu"
+  cl_ncu_header "read_probe kernel over 64 MB, the second launch, no cache control by ncu"
   for mode in memset clean; do
     echo "## after the $mode flush"
-    cl_ncu_run --cache-control none -k regex:read_only -s 1 --metrics "$metrics" -- \
+    cl_ncu_run --cache-control none -k regex:read_probe -s 1 --metrics "$metrics" -- \
       "$build/common/flush_compare" "$mode" 64
   done
 } > "$results/common-l2-flush.txt" 2>&1
