@@ -76,18 +76,22 @@ endfunction()
 #   BAD_INPUTS name code "regex" "args" ...  lesson-specific bad inputs (cpu tests)
 #   REFUSED stem/case "regex" ...      a gpu test case that this program must refuse (exit 2,
 #                                      one line matching regex): a library's limit, say
+#   EXCLUDE file.cu ...                v*/baseline_* files not to build (a library not found)
 #   NO_MEMORY_LIMIT_TEST               the lesson caps --n below any device's memory (no such test))
 # Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
   cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST" "NAME"
-                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS;REFUSED"
+                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS;REFUSED;EXCLUDE"
                         ${ARGN})
   set(lesson ${L_NAME})
   set(bin_dir "${CMAKE_BINARY_DIR}/bin/${lesson}")
   file(GLOB programs CONFIGURE_DEPENDS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}"
        "${CMAKE_CURRENT_SOURCE_DIR}/v[0-9]*_*.cu" "${CMAKE_CURRENT_SOURCE_DIR}/baseline_*.cu")
   list(SORT programs COMPARE NATURAL)
+  if(L_EXCLUDE)
+    list(REMOVE_ITEM programs ${L_EXCLUDE})
+  endif()
 
   # A deleted version must not live on in bin/ (the runner runs what it finds there).
   file(GLOB stale LIST_DIRECTORIES false "${bin_dir}/v[0-9]*_*" "${bin_dir}/baseline_*")
@@ -146,8 +150,15 @@ function(cuda_lessons_add_lesson)
     endforeach()
   endforeach()
 
-  # cpu: the error paths every program shares, exercised on the first one
+  # cpu: the error paths every program shares, exercised on the first version (a baseline may
+  # refuse a size before the harness gets to check it)
   list(GET targets 0 first)
+  foreach(target IN LISTS targets)
+    if(target MATCHES "^${lesson}_v[0-9]")
+      set(first ${target})
+      break()
+    endif()
+  endforeach()
   set(p $<TARGET_FILE:${first}>)
   set(t ${lesson}/options)
   _cl_add_expect_test(${t}/help 0 "--n SIZE.*--repeat R.*--warmup W.*--seed S.*--device D.*--csv.*--no-check"

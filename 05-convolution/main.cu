@@ -1,0 +1,225 @@
+/**
+ * @file main.cu
+ * @brief Lesson 05's harness, shared by every version: options, inputs, the checked runs, timing,
+ * report. A version file brings only conv_workspace_bytes() and conv1d().
+ */
+#include "conv.h"
+
+#include "cl_ceilings.h"
+#include "cl_check.h"
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "cl_options.h"
+#include "cl_random.h"
+#include "cl_report.h"
+#include "cl_timing.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Up to this many multiply-adds the check recomputes every output; above, the first and last 2K
+   outputs of up to EDGE_ROWS rows (where the zero padding and partial tiles live) and
+   CHECK_SAMPLES outputs drawn at random. */
+#define FULL_CHECK_MACS (1ull << 27)
+#define EDGE_ROWS       256
+#define CHECK_SAMPLES   4096
+
+static int parse_mask(const char *text, void *target, char *accepted, size_t len)
+{
+    uint64_t value;
+    if (cl_parse_count(text, CONV_MAX_MASK, &value) != 0 || value % 2 == 0) {
+        snprintf(accepted, len, "an odd mask width from 1 to %d", CONV_MAX_MASK);
+        return -1;
+    }
+    *(int *)target = (int)value;
+    return 0;
+}
+
+static int parse_channels(const char *text, void *target, char *accepted, size_t len)
+{
+    uint64_t value;
+    if (cl_parse_count(text, CONV_MAX_CHANNELS, &value) != 0 || value < 1) {
+        snprintf(accepted, len, "a count from 1 to %d", CONV_MAX_CHANNELS);
+        return -1;
+    }
+    *(int *)target = (int)value;
+    return 0;
+}
+
+typedef struct {
+    const float *x, *w;
+    float *y;
+    conv_shape shape;
+    void *workspace;
+} run_args;
+
+static void launch(void *context, cudaStream_t stream)
+{
+    const run_args *a = (const run_args *)context;
+    conv1d(a->x, a->w, a->y, &a->shape, a->workspace, stream);
+}
+
+/* y starts as NaN everywhere before a checked run, so an output nobody wrote fails. */
+static void poison_output(void *context, cudaStream_t stream)
+{
+    const run_args *a = (const run_args *)context;
+    cl_poison(a->y,
+              (size_t)a->shape.batch * (size_t)a->shape.channels * a->shape.length * sizeof(float),
+              stream);
+}
+
+/* |y - ref| / sum|w*x| of one output; NaN and infinity are the largest errors. */
+static double output_error(const float *x, const float *w, const float *y, const conv_shape *s,
+                           size_t row, size_t i)
+{
+    double magnitude;
+    const double ref = reference_output(x, w, s, (int)(row / (size_t)s->channels),
+                                        (int)(row % (size_t)s->channels), i, &magnitude);
+    const float got = y[row * s->length + i];
+    if (isnan(got) || isinf(got))
+        return INFINITY;
+    const double diff = fabs((double)got - ref);
+    return diff == 0.0 ? 0.0 : magnitude > 0.0 ? diff / magnitude : INFINITY;
+}
+
+static double worse(double worst, double e)
+{
+    return (e > worst || isnan(e)) ? e : worst;
+}
+
+/* Copies y back into @p y (host) and compares it with the double-precision reference. */
+static cl_check_result check_output(const run_args *a, cudaStream_t stream, const float *x,
+                                    const float *w, float *y, int exact, uint64_t seed)
+{
+    const conv_shape *s = &a->shape;
+    const size_t rows = (size_t)s->batch * (size_t)s->channels;
+    CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    CL_CUDA_CHECK(cudaMemcpy(y, a->y, rows * s->length * sizeof(float), cudaMemcpyDeviceToHost));
+    double worst = 0.0;
+    const double macs = (double)rows * (double)s->length * s->channels * s->mask;
+    if (macs <= (double)FULL_CHECK_MACS) {
+        for (size_t row = 0; row < rows; row++)
+            for (size_t i = 0; i < s->length; i++)
+                worst = worse(worst, output_error(x, w, y, s, row, i));
+    } else {
+        const size_t edge = 2 * (size_t)s->mask < s->length ? 2 * (size_t)s->mask : s->length;
+        const size_t step = rows > EDGE_ROWS ? rows / EDGE_ROWS : 1;
+        for (size_t row = 0; row < rows; row += step)
+            for (size_t k = 0; k < edge; k++) {
+                worst = worse(worst, output_error(x, w, y, s, row, k));
+                worst = worse(worst, output_error(x, w, y, s, row, s->length - 1 - k));
+            }
+        for (size_t k = 0; k < edge; k++) /* the very last row too */
+            worst = worse(worst, output_error(x, w, y, s, rows - 1, s->length - 1 - k));
+        uint64_t state = seed ^ 0x5DEECE66Dull;
+        for (int k = 0; k < CHECK_SAMPLES; k++) {
+            const size_t row = (size_t)(cl_next_random(&state) % rows);
+            const size_t i = (size_t)(cl_next_random(&state) % s->length);
+            worst = worse(worst, output_error(x, w, y, s, row, i));
+        }
+    }
+    return cl_check_scaled(worst, 0.0, 1.0, conv_tolerance(s, exact),
+                           exact ? "max |y - ref| / sum|w*x|, exact integers"
+                                 : "max |y - ref| / sum|w*x| over the checked outputs");
+}
+
+int main(int argc, char **argv)
+{
+    cl_options opt;
+    conv_shape shape = {1, 1, 7, 0};
+    static const char *const dist_names[] = {"real", "int"}; /* the order of input_dist */
+    cl_choice dist = {dist_names, 2, DIST_REAL};
+    const cl_extra_option extra[] = {
+        {"mask", "K", "taps per filter, odd, 1 to 511", "7", parse_mask, &shape.mask},
+        {"channels", "C", "input = output channels, 1 to 1024", "1", parse_channels,
+         &shape.channels},
+        {"batch", "B", "signals per batch, 1 to 1024", "1", parse_channels, &shape.batch},
+        {"dist", "D", "inputs: real (in [-1, 1)) or int (-2..2, exact sums)", "real",
+         cl_parse_choice, &dist}};
+    cl_options_defaults(&opt, 1u << 24);
+    cl_parse_options(argc, argv,
+                     "Lesson 05: the 1D convolution layer y = conv(x, w) (Conv1d, \"same\" zero "
+                     "padding), checked against double precision. --n is the signal length L.",
+                     &opt, extra, 4);
+    shape.length = (size_t)opt.n;
+    const size_t rows = (size_t)shape.batch * (size_t)shape.channels;
+    if (opt.n > UINT64_MAX / rows)
+        cl_bad_input("n", opt.n_text, "too large: batch x channels x n overflows 64 bits");
+    const size_t signal_bytes = cl_buffer_bytes(opt.n_text, opt.n * rows, sizeof(float));
+    const size_t weight_bytes =
+        (size_t)shape.channels * (size_t)shape.channels * (size_t)shape.mask * sizeof(float);
+
+    cl_device_info dev;
+    cl_device_open(opt.device, &dev);
+    const size_t workspace_bytes = conv_workspace_bytes(&shape);
+    cl_require_device_memory(&dev, opt.n_text, 2 * signal_bytes + weight_bytes + workspace_bytes);
+
+    float *x = (float *)malloc(signal_bytes), *y = (float *)malloc(signal_bytes);
+    float *w = (float *)malloc(weight_bytes);
+    if (x == NULL || y == NULL || w == NULL) {
+        fprintf(stderr, "--n %s: the signals do not fit in host memory\n", opt.n_text);
+        return 2;
+    }
+    fill_inputs(x, signal_bytes / sizeof(float), (input_dist)dist.value, opt.seed);
+    fill_inputs(w, weight_bytes / sizeof(float), (input_dist)dist.value, opt.seed + 1);
+
+    float *d_x, *d_w, *d_y;
+    void *d_workspace;
+    cudaStream_t stream;
+    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CL_CUDA_CHECK(cudaMalloc(&d_x, signal_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_y, signal_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_w, weight_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
+    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
+    CL_CUDA_CHECK(cudaMemcpy(d_x, x, signal_bytes, cudaMemcpyHostToDevice));
+    CL_CUDA_CHECK(cudaMemcpy(d_w, w, weight_bytes, cudaMemcpyHostToDevice));
+    run_args args = {d_x, d_w, d_y, shape, d_workspace};
+
+    cl_report report;
+    cl_report_begin(&report, "05-convolution", argv[0], &opt);
+    cl_report_append_case(&report, "mask=%d channels=%d batch=%d", shape.mask, shape.channels,
+                          shape.batch);
+
+    /* The checked run; the last timed run is checked again after timing. */
+    const int exact = dist.value == DIST_INT;
+    if (opt.check) {
+        poison_output(&args, stream);
+        launch(&args, stream);
+        report.check = check_output(&args, stream, x, w, y, exact, opt.seed);
+    }
+
+    /* 2 C K flops per output; the fewest bytes are x read once, y written once, w read once. The
+       binding ceiling is the roofline: the FP32 rate, or the copy bandwidth times flops per byte,
+       whichever is lower (memory-bound for small C K, compute-bound for large). */
+    report.unit = "GFLOP/s";
+    report.ceiling_name = "roofline";
+    if (opt.repeat > 0) {
+        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
+        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat,
+                                         opt.check ? poison_output : NULL);
+        if (opt.check) {
+            report.check = cl_check_last_run(report.check,
+                                             check_output(&args, stream, x, w, y, exact, opt.seed));
+            report.last_run_checked = 1;
+        }
+        report.work = 2.0 * (double)rows * (double)shape.length * shape.channels * shape.mask;
+        report.unit_per_second = 1e9;
+        const double bytes = 2.0 * (double)signal_bytes + (double)weight_bytes;
+        const double memory_bound = ceilings.copy_gbps * report.work / bytes;
+        report.ceiling = memory_bound < ceilings.fp32_gflops ? memory_bound : ceilings.fp32_gflops;
+    }
+    cl_print_report(&report, &dev, opt.csv);
+    free(x);
+    free(y);
+    free(w);
+
+    CL_CUDA_CHECK(cudaFree(d_x));
+    CL_CUDA_CHECK(cudaFree(d_y));
+    CL_CUDA_CHECK(cudaFree(d_w));
+    CL_CUDA_CHECK(cudaFree(d_workspace));
+    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    return report.checked && !report.check.pass ? 1 : 0;
+}

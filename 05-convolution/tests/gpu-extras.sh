@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
+# (ncu's stall reasons for v4 against v5), and the algorithm cuDNN picks for each runner case.
+# Writes docs/results/05-convolution-ncu-k127.txt and docs/results/05-convolution-cudnn-algos.txt.
+# usage: 05-convolution/tests/gpu-extras.sh BUILD_DIR
+set -uo pipefail
+build="$1"
+results="$(dirname "$0")/../../docs/results"
+bin="$build/bin/05-convolution"
+source "$(dirname "$0")/../../tools/ncu.sh"
+metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
+for stall in imc_miss short_scoreboard long_scoreboard barrier mio_throttle; do
+  metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
+done
+{
+  cl_ncu_header "--n 2^24 --mask 127 (one channel)"
+  for v in v4_register_tiled v5_shared_taps; do
+    echo "## $v"
+    cl_ncu conv_ "$metrics" "$bin/$v" --n 2^24 --mask 127
+  done
+} > "$results/05-convolution-ncu-k127.txt"
+cat "$results/05-convolution-ncu-k127.txt"
+if [ -x "$bin/baseline_cudnn" ]; then
+  {
+    echo "# the algorithm cudnnFindConvolutionForwardAlgorithm picked (FMA math), per runner case"
+    for args in "--n 2^26 --mask 3" "--n 2^26 --mask 7" "--n 2^26 --mask 31" "--n 2^26 --mask 127" \
+      "--n 16384 --mask 7 --channels 64 --batch 16" "--n 16384 --mask 3 --channels 128 --batch 16"; do
+      # shellcheck disable=SC2086
+      echo "$args: $("$bin/baseline_cudnn" $args --repeat 0 --no-check 2>&1 >/dev/null | grep '^cudnn:')"
+    done
+  } > "$results/05-convolution-cudnn-algos.txt"
+  cat "$results/05-convolution-cudnn-algos.txt"
+fi

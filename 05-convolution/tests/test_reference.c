@@ -1,0 +1,67 @@
+/**
+ * @file test_reference.c
+ * @brief CPU tests of lesson 05's inputs, reference and tolerance: no GPU needed.
+ */
+#include "conv.h"
+
+#include "cl_check.h"
+
+#include "cl_unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    /* The same seed gives the same inputs, never all zeros; int inputs are integers in -2..2. */
+    enum { COUNT = 10007 };
+    static float a[COUNT], b[COUNT];
+    fill_inputs(a, COUNT, DIST_REAL, 5);
+    fill_inputs(b, COUNT, DIST_REAL, 5);
+    int same = 1, nonzero = 0, negative = 0, in_range = 1;
+    for (int i = 0; i < COUNT; i++) {
+        same &= a[i] == b[i];
+        nonzero += a[i] != 0.0f;
+        negative += a[i] < 0.0f;
+        in_range &= a[i] >= -1.0f && a[i] < 1.0f;
+    }
+    EXPECT(same && in_range && nonzero > COUNT * 99 / 100 && negative > COUNT / 3);
+    fill_inputs(b, COUNT, DIST_INT, 5);
+    int integers = 1, values_seen[5] = {0};
+    for (int i = 0; i < COUNT; i++) {
+        integers &= b[i] == truncf(b[i]) && b[i] >= -2.0f && b[i] <= 2.0f;
+        if (integers)
+            values_seen[(int)b[i] + 2]++;
+    }
+    EXPECT(integers && values_seen[0] && values_seen[1] && values_seen[2] && values_seen[3] &&
+           values_seen[4]);
+
+    /* A hand-checked case: one channel, x = 1 2 3 4, w = 1 10 100 (cross-correlation, r = 1):
+       y[0] = 0*1 + 1*10 + 2*100 = 210, y[1] = 1 + 20 + 300 = 321, y[3] = 3 + 40 + 0 = 43. */
+    const float x1[4] = {1, 2, 3, 4}, w1[3] = {1, 10, 100};
+    const conv_shape one = {1, 1, 3, 4};
+    double mag;
+    EXPECT(reference_output(x1, w1, &one, 0, 0, 0, &mag) == 210.0 && mag == 210.0);
+    EXPECT(reference_output(x1, w1, &one, 0, 0, 1, &mag) == 321.0);
+    EXPECT(reference_output(x1, w1, &one, 0, 0, 3, &mag) == 43.0);
+
+    /* Two channels, batch 2: y[b][co][i] sums over both input channels of batch b only. The mask
+       (K = 5) is longer than the signal (L = 2): only the in-range taps count. */
+    const float x2[2 * 2 * 2] = {1, 2, 3, 4, /* batch 1: */ 5, 6, 7, 8};
+    float w2[2 * 2 * 5] = {0};
+    w2[(1 * 2 + 0) * 5 + 2] = 1.0f;  /* co 1 <- ci 0, centre tap */
+    w2[(1 * 2 + 1) * 5 + 3] = -2.0f; /* co 1 <- ci 1, tap right of centre */
+    const conv_shape two = {2, 2, 5, 2};
+    /* y[1][1][0] = x[1][0][0] * 1 + x[1][1][1] * -2 = 5 - 16 = -11 */
+    EXPECT(reference_output(x2, w2, &two, 1, 1, 0, &mag) == -11.0 && mag == 21.0);
+    /* y[1][1][1] = x[1][0][1] * 1 + x[1][1][2] (padding) = 6 */
+    EXPECT(reference_output(x2, w2, &two, 1, 1, 1, &mag) == 6.0);
+    EXPECT(reference_output(x2, w2, &two, 0, 0, 1, &mag) == 0.0 && mag == 0.0);
+
+    /* The tolerance: exact for int inputs, gamma_{C K} otherwise, growing with C K. */
+    const conv_shape layer = {16, 64, 7, 16384};
+    EXPECT(conv_tolerance(&layer, 1) == 0.0);
+    EXPECT(conv_tolerance(&layer, 0) == cl_float_gamma(64.0 * 7.0));
+    EXPECT(conv_tolerance(&one, 0) < conv_tolerance(&layer, 0));
+    return cl_unit_report("05-convolution reference");
+}
