@@ -7,8 +7,7 @@
  * threads read overlapping windows, so the L1 and L2 absorb most of the K-fold re-reads, but every
  * tap is a load and every term pays a bounds test. The seed's kernel has no `i < Width` guard: with
  * a grid rounded up to whole blocks, the threads past the end write P[i] out of bounds (see the
- * page). Here the guard is added and indices are size_t, so a signal of
- * 2^31 samples or more works.
+ * page). Here the guard is added and indices are size_t, so a signal of 2^31 samples or more works.
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->

@@ -22,6 +22,7 @@
 #define THREADS    128
 #define PER_THREAD 8
 #define TILE       (THREADS * PER_THREAD) /* outputs per block */
+
 __global__ void __launch_bounds__(THREADS)
     conv_shared_taps(const float *x, const float *w, float *y, int channels, int mask,
                      size_t length, size_t tiles_per_row)
