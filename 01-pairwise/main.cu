@@ -24,6 +24,8 @@ typedef struct {
     size_t n;
     double *sum;
     void *workspace;
+    long double ref; /* the exact sum */
+    input_dist dist;
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -38,9 +40,11 @@ static void poison_output(void *context, cudaStream_t stream)
     cl_poison(((const run_args *)context)->sum, sizeof(double), stream);
 }
 
-static cl_check_result check_output(const run_args *r, cudaStream_t stream, long double ref,
-                                    input_dist dist)
+static cl_check_result check_output(void *context, cudaStream_t stream)
 {
+    const run_args *r = (const run_args *)context;
+    const long double ref = r->ref;
+    const input_dist dist = r->dist;
     double got;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
     CL_CUDA_CHECK(cudaMemcpy(&got, r->sum, sizeof got, cudaMemcpyDeviceToHost));
@@ -97,7 +101,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_a, a, input_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_b, b, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_a, d_b, n, d_sum, d_workspace};
+    run_args args = {d_a, d_b, n, d_sum, d_workspace, 0.0L, (input_dist)dist.value};
+    const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report report;
     cl_report_begin(&report, "01-pairwise", argv[0], &opt);
@@ -106,25 +111,15 @@ int main(int argc, char **argv)
     report.ceiling_name = "FP32 rate";
 
     /* The checked run; the last timed run is checked again after timing. */
-    long double ref = 0.0L;
-    if (opt.check) {
-        ref = CAL_IS_ABS_DIFF ? reference_abs_diff(a, b, n) : reference_brute(a, b, n);
-        poison_output(&args, stream);
-        launch(&args, stream);
-        report.check = check_output(&args, stream, ref, (input_dist)dist.value);
-    }
+    if (opt.check)
+        args.ref = CAL_IS_ABS_DIFF ? reference_abs_diff(a, b, n) : reference_brute(a, b, n);
+    cl_run_checked(&report, &run, stream);
     free(a);
     free(b);
 
     if (opt.repeat > 0) {
         const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat,
-                                         opt.check ? poison_output : NULL);
-        if (opt.check) {
-            report.check = cl_check_last_run(
-                report.check, check_output(&args, stream, ref, (input_dist)dist.value));
-            report.last_run_checked = 1;
-        }
+        cl_run_timed(&report, &dev, &run, &opt, stream);
         report.work = (double)n * (double)n;
         report.unit_per_second = 1e9;
         /* FMA counted as 2 flops = 1 instruction: instructions/s = GFLOP/s / 2 */

@@ -39,6 +39,9 @@ typedef struct {
     float *c;
     int m, n, k;
     semiring ring;
+    const float *host_a, *host_b; /* the inputs, for the reference */
+    float *host_c;                /* where the output is copied back */
+    uint64_t seed;                /* picks the sampled elements */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -63,16 +66,7 @@ static double element_error(const float *a, const float *b, const float *c, int 
     const float got = c[(size_t)i * (size_t)n + (size_t)j];
     if (ring == SEMIRING_MIN_PLUS)
         return got == (float)exact ? 0.0 : 1.0;
-    if (isnan(got) || isinf(got))
-        return INFINITY;
-    const double diff = fabs((double)got - exact);
-    return diff == 0.0 ? 0.0 : magnitude > 0.0 ? diff / magnitude : INFINITY;
-}
-
-/* The larger error; NaN counts as the largest. */
-static double worse(double worst, double e)
-{
-    return (e > worst || isnan(e)) ? e : worst;
+    return cl_scaled_error(got, exact, magnitude);
 }
 
 static cl_check_result check_product(const float *a, const float *b, const float *c, int m, int n,
@@ -82,21 +76,21 @@ static cl_check_result check_product(const float *a, const float *b, const float
     if ((uint64_t)m * (uint64_t)n * (uint64_t)k <= FULL_CHECK_MACS) {
         for (int i = 0; i < m; i++)
             for (int j = 0; j < n; j++)
-                worst = worse(worst, element_error(a, b, c, n, k, i, j, ring));
+                worst = cl_worse_error(worst, element_error(a, b, c, n, k, i, j, ring));
     } else {
         for (int j = 0; j < n; j++) {
-            worst = worse(worst, element_error(a, b, c, n, k, 0, j, ring));
-            worst = worse(worst, element_error(a, b, c, n, k, m - 1, j, ring));
+            worst = cl_worse_error(worst, element_error(a, b, c, n, k, 0, j, ring));
+            worst = cl_worse_error(worst, element_error(a, b, c, n, k, m - 1, j, ring));
         }
         for (int i = 0; i < m; i++) {
-            worst = worse(worst, element_error(a, b, c, n, k, i, 0, ring));
-            worst = worse(worst, element_error(a, b, c, n, k, i, n - 1, ring));
+            worst = cl_worse_error(worst, element_error(a, b, c, n, k, i, 0, ring));
+            worst = cl_worse_error(worst, element_error(a, b, c, n, k, i, n - 1, ring));
         }
         uint64_t state = seed ^ 0x5DEECE66Dull;
         for (int s = 0; s < CHECK_SAMPLES; s++) {
             const int i = (int)next_index(&state, (uint64_t)m);
             const int j = (int)next_index(&state, (uint64_t)n);
-            worst = worse(worst, element_error(a, b, c, n, k, i, j, ring));
+            worst = cl_worse_error(worst, element_error(a, b, c, n, k, i, j, ring));
         }
     }
     if (ring == SEMIRING_MIN_PLUS)
@@ -114,14 +108,14 @@ static void poison_output(void *context, cudaStream_t stream)
     cl_poison(r->c, (size_t)r->m * (size_t)r->n * sizeof(float), stream);
 }
 
-/* Copies C back into @p c (host) and checks it against the double-precision reference. */
-static cl_check_result check_output(const run_args *r, cudaStream_t stream, const float *a,
-                                    const float *b, float *c, uint64_t seed)
+/* Copies C back to the host and checks it against the double-precision reference. */
+static cl_check_result check_output(void *context, cudaStream_t stream)
 {
+    const run_args *r = (const run_args *)context;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    CL_CUDA_CHECK(
-        cudaMemcpy(c, r->c, (size_t)r->m * (size_t)r->n * sizeof(float), cudaMemcpyDeviceToHost));
-    return check_product(a, b, c, r->m, r->n, r->k, r->ring, seed);
+    CL_CUDA_CHECK(cudaMemcpy(r->host_c, r->c, (size_t)r->m * (size_t)r->n * sizeof(float),
+                             cudaMemcpyDeviceToHost));
+    return check_product(r->host_a, r->host_b, r->host_c, r->m, r->n, r->k, r->ring, r->seed);
 }
 
 int main(int argc, char **argv)
@@ -172,18 +166,15 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
     CL_CUDA_CHECK(cudaMemcpy(d_a, a, a_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_b, b, b_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_a, d_b, d_c, m, n, k, (semiring)ring.value};
+    run_args args = {d_a, d_b, d_c, m, n, k, (semiring)ring.value, a, b, c, opt.seed};
+    const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report report;
     cl_report_begin(&report, "02-gemm", argv[0], &opt);
     cl_report_append_case(&report, "m=%d k=%d %s", m, k, cl_choice_name(&ring));
 
     /* The checked run; the last timed run is checked again after timing. */
-    if (opt.check) {
-        poison_output(&args, stream);
-        launch(&args, stream);
-        report.check = check_output(&args, stream, a, b, c, opt.seed);
-    }
+    cl_run_checked(&report, &run, stream);
 
     /* 2mnk operations (a multiply and an add, or an add and a min, per term). An FFMA does both
        for +·; min-plus needs an FADD and an FMNMX, so its ceiling is half the FP32 FMA rate. */
@@ -191,13 +182,7 @@ int main(int argc, char **argv)
     report.ceiling_name = "FP32 rate";
     if (opt.repeat > 0) {
         const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat,
-                                         opt.check ? poison_output : NULL);
-        if (opt.check) {
-            report.check =
-                cl_check_last_run(report.check, check_output(&args, stream, a, b, c, opt.seed));
-            report.last_run_checked = 1;
-        }
+        cl_run_timed(&report, &dev, &run, &opt, stream);
         report.work = 2.0 * (double)m * (double)n * (double)k;
         report.unit_per_second = 1e12;
         report.ceiling = ceilings.fp32_gflops / 1e3 / (ring.value == SEMIRING_MIN_PLUS ? 2.0 : 1.0);

@@ -22,6 +22,8 @@ typedef struct {
     size_t n;
     float *sum;
     void *workspace;
+    double ref, ref_abs; /* the reference sum and sum of magnitudes */
+    int exact;           /* integer inputs whose float sums are exact */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -36,14 +38,15 @@ static void poison_output(void *context, cudaStream_t stream)
     cl_poison(((const run_args *)context)->sum, sizeof(float), stream);
 }
 
-static cl_check_result check_output(const run_args *a, cudaStream_t stream, double ref,
-                                    double ref_abs, int exact)
+static cl_check_result check_output(void *context, cudaStream_t stream)
 {
+    const run_args *a = (const run_args *)context;
     float got;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
     CL_CUDA_CHECK(cudaMemcpy(&got, a->sum, sizeof got, cudaMemcpyDeviceToHost));
-    return cl_check_scaled(got, ref, ref_abs, reduction_tolerance(a->n, exact),
-                           exact ? "|sum - ref| / sum|x|, exact integers" : "|sum - ref| / sum|x|");
+    return cl_check_scaled(got, a->ref, a->ref_abs, reduction_tolerance(a->n, a->exact),
+                           a->exact ? "|sum - ref| / sum|x|, exact integers"
+                                    : "|sum - ref| / sum|x|");
 }
 
 int main(int argc, char **argv)
@@ -83,35 +86,26 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_in, n, d_sum, d_workspace};
+    run_args args = {d_in, n, d_sum, d_workspace, 0.0, 0.0, 0};
+    const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report report;
     cl_report_begin(&report, "03-reduction", argv[0], &opt);
     cl_report_append_case(&report, "dist=%s", cl_choice_name(&dist));
 
     /* The checked run; the last timed run is checked again after timing. */
-    double ref = 0.0, ref_abs = 0.0;
-    int exact = 0;
     if (opt.check) {
-        reference_sum(host, n, &ref, &ref_abs);
-        exact = sum_is_exact_in_float(host, n, ref_abs);
-        poison_output(&args, stream);
-        launch(&args, stream);
-        report.check = check_output(&args, stream, ref, ref_abs, exact);
+        reference_sum(host, n, &args.ref, &args.ref_abs);
+        args.exact = sum_is_exact_in_float(host, n, args.ref_abs);
     }
+    cl_run_checked(&report, &run, stream);
     free(host);
 
     report.unit = "GB/s";
     report.ceiling_name = "read bandwidth";
     if (opt.repeat > 0) {
         const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat,
-                                         opt.check ? poison_output : NULL);
-        if (opt.check) {
-            report.check =
-                cl_check_last_run(report.check, check_output(&args, stream, ref, ref_abs, exact));
-            report.last_run_checked = 1;
-        }
+        cl_run_timed(&report, &dev, &run, &opt, stream);
         report.work = (double)input_bytes; /* every input read once; the output is 4 bytes */
         report.unit_per_second = 1e9;
         report.ceiling = ceilings.read_gbps;

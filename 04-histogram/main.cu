@@ -35,6 +35,8 @@ typedef struct {
     unsigned bins;
     unsigned long long *hist;
     void *workspace;
+    const unsigned long long *ref; /* the exact counts */
+    unsigned long long *got;       /* where the bins are copied back */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -50,10 +52,12 @@ static void poison_output(void *context, cudaStream_t stream)
     cl_poison(r->hist, (size_t)r->bins * sizeof(unsigned long long), stream);
 }
 
-/* Copies the bins back into @p got (host) and compares them with the exact counts @p ref. */
-static cl_check_result check_output(const run_args *r, cudaStream_t stream,
-                                    const unsigned long long *ref, unsigned long long *got)
+/* Copies the bins back to the host and compares them with the exact counts. */
+static cl_check_result check_output(void *context, cudaStream_t stream)
 {
+    const run_args *r = (const run_args *)context;
+    const unsigned long long *ref = r->ref;
+    unsigned long long *got = r->got;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
     CL_CUDA_CHECK(cudaMemcpy(got, r->hist, (size_t)r->bins * sizeof *got, cudaMemcpyDeviceToHost));
     size_t wrong = 0, first_wrong = 0;
@@ -117,7 +121,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_in, n, (input_type)type.value, bins, d_hist, d_workspace};
+    run_args args = {d_in, n, (input_type)type.value, bins, d_hist, d_workspace, ref, got};
+    const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report report;
     cl_report_begin(&report, "04-histogram", argv[0], &opt);
@@ -125,12 +130,9 @@ int main(int argc, char **argv)
                           cl_choice_name(&dist));
 
     /* The checked run; the last timed run is checked again after timing. */
-    if (opt.check) {
+    if (opt.check)
         reference_histogram(host, n, (input_type)type.value, bins, ref);
-        poison_output(&args, stream);
-        launch(&args, stream);
-        report.check = check_output(&args, stream, ref, got);
-    }
+    cl_run_checked(&report, &run, stream);
     free(host);
 
     /* Memory-bound: every value read once; the bins are written once (negligible). */
@@ -138,12 +140,7 @@ int main(int argc, char **argv)
     report.ceiling_name = "read bandwidth";
     if (opt.repeat > 0) {
         const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat,
-                                         opt.check ? poison_output : NULL);
-        if (opt.check) {
-            report.check = cl_check_last_run(report.check, check_output(&args, stream, ref, got));
-            report.last_run_checked = 1;
-        }
+        cl_run_timed(&report, &dev, &run, &opt, stream);
         report.work = (double)n;
         report.unit_per_second = 1e9;
         report.ceiling = ceilings.read_gbps / (double)element_bytes((input_type)type.value);

@@ -53,6 +53,10 @@ typedef struct {
     float *y;
     conv_shape shape;
     void *workspace;
+    const float *host_x, *host_w; /* the inputs, for the reference */
+    float *host_y;                /* where the output is copied back */
+    int exact;                    /* integer inputs: the check is exact */
+    uint64_t seed;                /* picks the sampled outputs */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -70,30 +74,25 @@ static void poison_output(void *context, cudaStream_t stream)
               stream);
 }
 
-/* |y - ref| / sum|w*x| of one output; NaN and infinity are the largest errors. */
+/* |y - ref| / sum|w*x| of one output (cl_scaled_error()). */
 static double output_error(const float *x, const float *w, const float *y, const conv_shape *s,
                            size_t row, size_t i)
 {
     double magnitude;
     const double ref = reference_output(x, w, s, (int)(row / (size_t)s->channels),
                                         (int)(row % (size_t)s->channels), i, &magnitude);
-    const float got = y[row * s->length + i];
-    if (isnan(got) || isinf(got))
-        return INFINITY;
-    const double diff = fabs((double)got - ref);
-    return diff == 0.0 ? 0.0 : magnitude > 0.0 ? diff / magnitude : INFINITY;
+    return cl_scaled_error(y[row * s->length + i], ref, magnitude);
 }
 
-static double worse(double worst, double e)
+/* Copies y back to the host and compares it with the double-precision reference. */
+static cl_check_result check_output(void *context, cudaStream_t stream)
 {
-    return (e > worst || isnan(e)) ? e : worst;
-}
-
-/* Copies y back into @p y (host) and compares it with the double-precision reference. */
-static cl_check_result check_output(const run_args *a, cudaStream_t stream, const float *x,
-                                    const float *w, float *y, int exact, uint64_t seed)
-{
+    const run_args *a = (const run_args *)context;
     const conv_shape *s = &a->shape;
+    const float *x = a->host_x, *w = a->host_w;
+    float *y = a->host_y;
+    const int exact = a->exact;
+    const uint64_t seed = a->seed;
     const size_t rows = (size_t)s->batch * (size_t)s->channels;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
     CL_CUDA_CHECK(cudaMemcpy(y, a->y, rows * s->length * sizeof(float), cudaMemcpyDeviceToHost));
@@ -102,22 +101,22 @@ static cl_check_result check_output(const run_args *a, cudaStream_t stream, cons
     if (macs <= (double)FULL_CHECK_MACS) {
         for (size_t row = 0; row < rows; row++)
             for (size_t i = 0; i < s->length; i++)
-                worst = worse(worst, output_error(x, w, y, s, row, i));
+                worst = cl_worse_error(worst, output_error(x, w, y, s, row, i));
     } else {
         const size_t edge = 2 * (size_t)s->mask < s->length ? 2 * (size_t)s->mask : s->length;
         const size_t step = rows > EDGE_ROWS ? rows / EDGE_ROWS : 1;
         for (size_t row = 0; row < rows; row += step)
             for (size_t k = 0; k < edge; k++) {
-                worst = worse(worst, output_error(x, w, y, s, row, k));
-                worst = worse(worst, output_error(x, w, y, s, row, s->length - 1 - k));
+                worst = cl_worse_error(worst, output_error(x, w, y, s, row, k));
+                worst = cl_worse_error(worst, output_error(x, w, y, s, row, s->length - 1 - k));
             }
         for (size_t k = 0; k < edge; k++) /* the very last row too */
-            worst = worse(worst, output_error(x, w, y, s, rows - 1, s->length - 1 - k));
+            worst = cl_worse_error(worst, output_error(x, w, y, s, rows - 1, s->length - 1 - k));
         uint64_t state = seed ^ 0x5DEECE66Dull;
         for (int k = 0; k < CHECK_SAMPLES; k++) {
             const size_t row = (size_t)(cl_next_random(&state) % rows);
             const size_t i = (size_t)(cl_next_random(&state) % s->length);
-            worst = worse(worst, output_error(x, w, y, s, row, i));
+            worst = cl_worse_error(worst, output_error(x, w, y, s, row, i));
         }
     }
     return cl_check_scaled(worst, 0.0, 1.0, conv_tolerance(s, exact),
@@ -176,7 +175,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_x, x, signal_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_w, w, weight_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_x, d_w, d_y, shape, d_workspace};
+    run_args args = {d_x, d_w, d_y, shape, d_workspace, x, w, y, dist.value == DIST_INT, opt.seed};
+    const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report report;
     cl_report_begin(&report, "05-convolution", argv[0], &opt);
@@ -184,12 +184,7 @@ int main(int argc, char **argv)
                           shape.batch);
 
     /* The checked run; the last timed run is checked again after timing. */
-    const int exact = dist.value == DIST_INT;
-    if (opt.check) {
-        poison_output(&args, stream);
-        launch(&args, stream);
-        report.check = check_output(&args, stream, x, w, y, exact, opt.seed);
-    }
+    cl_run_checked(&report, &run, stream);
 
     /* 2 C K flops per output; the fewest bytes are x read once, y written once, w read once. The
        binding ceiling is the roofline: the FP32 rate, or the copy bandwidth times flops per byte,
@@ -198,13 +193,7 @@ int main(int argc, char **argv)
     report.ceiling_name = "roofline";
     if (opt.repeat > 0) {
         const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        report.timing = cl_time_launches(&dev, launch, &args, opt.warmup, opt.repeat,
-                                         opt.check ? poison_output : NULL);
-        if (opt.check) {
-            report.check = cl_check_last_run(report.check,
-                                             check_output(&args, stream, x, w, y, exact, opt.seed));
-            report.last_run_checked = 1;
-        }
+        cl_run_timed(&report, &dev, &run, &opt, stream);
         report.work = 2.0 * (double)rows * (double)shape.length * shape.channels * shape.mask;
         report.unit_per_second = 1e9;
         const double bytes = 2.0 * (double)signal_bytes + (double)weight_bytes;

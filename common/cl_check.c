@@ -27,6 +27,19 @@ cl_check_result cl_check_scaled(double got, double ref, double scale, double tol
     return r;
 }
 
+double cl_scaled_error(float got, double ref, double magnitude)
+{
+    if (isnan(got) || isinf(got))
+        return INFINITY;
+    const double diff = fabs((double)got - ref);
+    return diff == 0.0 ? 0.0 : magnitude > 0.0 ? diff / magnitude : INFINITY;
+}
+
+double cl_worse_error(double worst, double error)
+{
+    return (error > worst || isnan(error)) ? error : worst;
+}
+
 cl_check_result cl_check_array_f32(const float *got, const double *ref, size_t n, double tolerance)
 {
     cl_check_result r;

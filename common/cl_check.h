@@ -44,6 +44,16 @@ cl_check_result cl_check_scaled(double got, double ref, double scale, double tol
 cl_check_result cl_check_array_f32(const float *got, const double *ref, size_t n, double tolerance);
 
 /**
+ * The error of one output against its reference, scaled by the sum of the magnitudes of its terms
+ * (the scale of its rounding error): |got - ref| / magnitude. 0 when equal; infinity when @p got is
+ * NaN or infinite, or differs from a reference whose terms are all 0.
+ */
+double cl_scaled_error(float got, double ref, double magnitude);
+
+/** The running worst error of a check: the larger of the two, NaN counting as the largest. */
+double cl_worse_error(double worst, double error);
+
+/**
  * The verdict on two checked runs of the same work: the first run and the last timed run. Returns
  * the failing one, else the one with the larger error. When only the last fails, says on stderr
  * that the version leaves state behind between runs (a workspace it needs zeroed, an output it

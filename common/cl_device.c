@@ -72,7 +72,7 @@ const char *cl_no_device_reason(cudaError_t err)
 {
     static char text[256];
     /* The runtime reports a missing driver library as an "insufficient" driver: tell them apart. */
-    void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    void *driver = err == cudaErrorInsufficientDriver ? dlopen("libcuda.so.1", RTLD_LAZY) : NULL;
     if (driver != NULL)
         dlclose(driver);
     if (err == cudaSuccess)

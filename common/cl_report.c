@@ -35,6 +35,26 @@ void cl_report_append_case(cl_report *r, const char *format, ...)
     va_end(args);
 }
 
+void cl_run_checked(cl_report *r, const cl_run *run, cudaStream_t stream)
+{
+    if (!r->checked)
+        return;
+    run->poison(run->context, stream);
+    run->launch(run->context, stream);
+    r->check = run->check(run->context, stream);
+}
+
+void cl_run_timed(cl_report *r, const cl_device_info *dev, const cl_run *run, const cl_options *opt,
+                  cudaStream_t stream)
+{
+    r->timing = cl_time_launches(dev, run->launch, run->context, opt->warmup, opt->repeat,
+                                 r->checked ? run->poison : NULL);
+    if (r->checked && opt->repeat > 0) {
+        r->check = cl_check_last_run(r->check, run->check(run->context, stream));
+        r->last_run_checked = 1;
+    }
+}
+
 double cl_report_throughput(const cl_report *r)
 {
     if (r->timing.repeats <= 0 || r->timing.median_ms <= 0.0)

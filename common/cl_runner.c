@@ -222,7 +222,7 @@ static int run_lesson(const char *dir, char **cases, int n_cases, FILE *csv)
     for (int k = 0; k < n_cases; k++) {
         for (int i = 0; i < n_programs; i++) {
             char path[PATH_BYTES], case_copy[512];
-            char *args[MAX_ARGS + 2];
+            char *args[MAX_ARGS + 3]; /* the path, the case, --csv, NULL */
             int n_args = 0;
             if (snprintf(path, sizeof path, "%s/%s", dir, programs[i].name) >= (int)sizeof path ||
                 snprintf(case_copy, sizeof case_copy, "%s", cases[k]) >= (int)sizeof case_copy) {
