@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Lesson 06's GPU evidence for its page, run by tools/gpu-check.sh: the SASS of the atomics (does
+# the compiler aggregate v1's per-thread atomicAdd by itself?), ncu's count of atomic instructions
+# and DRAM traffic for every version, the stall reasons of the best load-balanced version, and every
+# program's rate in containers per second. Writes docs/results/06-atomics-counting-{sass,ncu,
+# rates}.txt.
+# usage: 06-atomics-counting/tests/gpu-extras.sh BUILD_DIR
+set -uo pipefail
+build="$1"
+results="$(dirname "$0")/../../docs/results"
+bin="$build/bin/06-atomics-counting"
+source "$(dirname "$0")/../../tools/ncu.sh"
+
+{
+  echo "# cuobjdump -sass, sm_90: the atomic and warp-vote instructions of each counting kernel"
+  for v in v1_thread_atomics v3_syncthreads_count v4_warp_ballot; do
+    echo "## $v"
+    cuobjdump -sass -arch sm_90 "$bin/$v" |
+      grep -E "Function : _Z[0-9]+count|VOTE|POPC|FLO|ATOM|RED|BAR\.RED|SHFL" |
+      sed -E 's@^ +/\*[0-9a-f]+\*/ +@@; s@ +/\* 0x[0-9a-f]+ \*/@@; s@ +;@;@'
+  done
+} > "$results/06-atomics-counting-sass.txt"
+cat "$results/06-atomics-counting-sass.txt"
+
+atomics=smsp__sass_inst_executed_op_global_atom.sum,smsp__sass_inst_executed_op_global_red.sum,smsp__sass_inst_executed_op_shared_atom.sum,smsp__inst_executed.sum,smsp__thread_inst_executed_per_inst_executed.ratio,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+stalls=""
+for s in barrier long_scoreboard short_scoreboard mio_throttle wait not_selected selected math_pipe_throttle branch_resolving no_instruction; do
+  stalls="$stalls,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
+done
+{
+  cl_ncu_header "n = 2^24 containers, the counting kernel of each version"
+  for lengths in fixed powerlaw; do
+    for v in v1_thread_atomics v2_block_flags v3_syncthreads_count v4_warp_ballot v5_lane_groups \
+             v6_merge_path v7_persistent; do
+      echo "## $v, --lengths $lengths"
+      cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
+    done
+  done
+  echo "## v7_persistent, --lengths powerlaw: warp stalls per issued instruction"
+  cl_ncu 'count_' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active${stalls}" \
+    "$bin/v7_persistent" --n 2^24 --lengths powerlaw
+} > "$results/06-atomics-counting-ncu.txt"
+cat "$results/06-atomics-counting-ncu.txt"
+
+{
+  echo "# containers per second (the programs' own report, median of 10 runs, L2 flushed before each)"
+  for lengths in fixed uniform powerlaw; do
+    for v in "$bin"/v[0-9]*_* "$bin"/baseline_*; do
+      rate=$("$v" --n 2^24 --lengths "$lengths" --repeat 10 --warmup 2 | grep -E "Gcontainers/s")
+      printf "n=2^24 lengths=%-8s %-22s %s\n" "$lengths" "$(basename "$v")" "${rate##* rate }"
+    done
+  done
+} > "$results/06-atomics-counting-rates.txt"
+cat "$results/06-atomics-counting-rates.txt"

@@ -1,0 +1,104 @@
+/**
+ * @file test_reference.c
+ * @brief CPU tests of lesson 06's inputs and reference count.
+ */
+#include "counting.h"
+
+#include "cl_unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    const size_t n = 200000;
+    size_t *offsets = malloc((n + 1) * sizeof *offsets);
+
+    /* fixed: every container holds mean floats */
+    EXPECT(fill_offsets(offsets, n, LENGTHS_FIXED, 16, 1) == 16 * n);
+    EXPECT(offsets[0] == 0 && offsets[1] == 16 && offsets[n] == 16 * n);
+
+    /* uniform: 1 to 31, mean close to 16, both ends drawn */
+    const uint64_t uniform_total = fill_offsets(offsets, n, LENGTHS_UNIFORM, 16, 2);
+    size_t shortest = 1000, longest = 0;
+    for (size_t c = 0; c < n; c++) {
+        const size_t length = offsets[c + 1] - offsets[c];
+        shortest = length < shortest ? length : shortest;
+        longest = length > longest ? length : longest;
+    }
+    EXPECT(shortest == 1 && longest == 31);
+    EXPECT(fabs((double)uniform_total / n - 16.0) < 0.2);
+
+    /* power law: mean near 16, many short containers, a long tail capped at 4096 x 16 */
+    const uint64_t powerlaw_total = fill_offsets(offsets, n, LENGTHS_POWERLAW, 16, 3);
+    size_t empty = 0, over_1000 = 0;
+    longest = 0;
+    for (size_t c = 0; c < n; c++) {
+        const size_t length = offsets[c + 1] - offsets[c];
+        empty += length == 0;
+        over_1000 += length > 1000;
+        longest = length > longest ? length : longest;
+    }
+    EXPECT(fabs((double)powerlaw_total / n - 16.0) < 2.0);
+    EXPECT(empty > n / 20 && over_1000 > 20 && longest > 20000 && longest <= 65536);
+
+    /* mean 0: every container empty, whatever the law */
+    EXPECT(fill_offsets(offsets, n, LENGTHS_POWERLAW, 0, 4) == 0);
+    EXPECT(fill_offsets(offsets, n, LENGTHS_UNIFORM, 0, 4) == 0);
+
+    /* values: real in [-1, 2) with mean near 1/2; int in {-1, 0, 1, 2} */
+    const size_t total = 100001;
+    float *values = malloc(total * sizeof *values);
+    fill_values(values, total, DIST_REAL, 5);
+    double sum = 0.0, low = 10.0, high = -10.0;
+    for (size_t i = 0; i < total; i++) {
+        sum += values[i];
+        low = values[i] < low ? values[i] : low;
+        high = values[i] > high ? values[i] : high;
+    }
+    EXPECT(low >= -1.0 && low < -0.99 && high < 2.0 && high > 1.99);
+    EXPECT(fabs(sum / total - 0.5) < 0.02);
+    fill_values(values, total, DIST_INT, 6);
+    int seen[4] = {0, 0, 0, 0}, other = 0;
+    for (size_t i = 0; i < total; i++) {
+        const float v = values[i];
+        if (v == -1.0f || v == 0.0f || v == 1.0f || v == 2.0f)
+            seen[(int)v + 1] = 1;
+        else
+            other = 1;
+    }
+    EXPECT(!other && seen[0] && seen[1] && seen[2] && seen[3]);
+
+    /* the count: hand-made containers {1, 2} = 3, {} = 0, {5} = 5, {-1, -1} = -2 */
+    const float hand_values[] = {1.0f, 2.0f, 5.0f, -1.0f, -1.0f};
+    const size_t hand_offsets[] = {0, 2, 2, 3, 5};
+    reference_count r = count_reference(hand_values, hand_offsets, 4, 2.5f, 1);
+    EXPECT(r.sure == 2 && r.ambiguous == 0 && r.longest == 2);
+    r = count_reference(hand_values, hand_offsets, 4, 3.0f, 1); /* strictly greater: 3 is not */
+    EXPECT(r.sure == 1 && r.ambiguous == 0);
+    r = count_reference(hand_values, hand_offsets, 4, -1.0f, 1); /* the empty one counts */
+    EXPECT(r.sure == 3 && r.ambiguous == 0);
+
+    /* real values: a sum within rounding of the limit is ambiguous, not sure */
+    const float near[] = {0.1f, 0.2f, 0.3f};
+    const size_t near_offsets[] = {0, 3};
+    const float exact_sum = (float)((double)0.1f + (double)0.2f + (double)0.3f);
+    r = count_reference(near, near_offsets, 1, exact_sum, 0);
+    EXPECT(r.sure == 0 && r.ambiguous == 1);
+    r = count_reference(near, near_offsets, 1, 0.5f, 0);
+    EXPECT(r.sure == 1 && r.ambiguous == 0);
+    r = count_reference(near, near_offsets, 1, 0.7f, 0);
+    EXPECT(r.sure == 0 && r.ambiguous == 0);
+
+    /* fixed lengths of 16 real values, limit at the mean sum: about half are over */
+    fill_offsets(offsets, 1000, LENGTHS_FIXED, 16, 7);
+    float *many = malloc(16000 * sizeof *many);
+    fill_values(many, 16000, DIST_REAL, 8);
+    r = count_reference(many, offsets, 1000, 8.0f, 0);
+    EXPECT(r.sure > 400 && r.sure < 600 && r.ambiguous < 5);
+
+    free(offsets);
+    free(values);
+    free(many);
+    return cl_unit_report("06-atomics-counting reference");
+}
