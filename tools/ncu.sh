@@ -6,6 +6,7 @@
 #                                        unchecked and untimed; prints the kernel's name and one line
 #                                        per metric
 #   cl_ncu_run NCU_OPTIONS... -- COMMAND  the same for any command, with more ncu options (-s N...)
+#   CL_NCU_LAUNCHES=N (environment)      profile the first N matching launches instead of one
 cl_ncu_header() {
   echo "# ncu $(ncu --version | tail -1), $1, one launch each, clocks as found (--clock-control none)"
 }
@@ -14,7 +15,7 @@ cl_ncu_run() {
   local options=()
   while [ "$1" != "--" ]; do options+=("$1"); shift; done
   shift
-  ncu --clock-control none -c 1 "${options[@]}" "$@" 2>&1 |
+  ncu --clock-control none -c "${CL_NCU_LAUNCHES:-1}" "${options[@]}" "$@" 2>&1 |
     grep -E ", Context [0-9]|^ *[a-z0-9_]+__[a-z]" | grep -v "^==" |
     sed -E 's/^ *//; s/ \([0-9, ]*\)x\([0-9, ]*\), Context.*//'
 }
