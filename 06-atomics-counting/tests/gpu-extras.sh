@@ -35,8 +35,10 @@ done
       echo "## $v, --lengths $lengths"
       cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
-    echo "## v8_split_long, --lengths $lengths: both kernels (short containers, then the pieces)"
-    CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$atomics" "$bin/v8_split_long" --n 2^24 --lengths "$lengths"
+    for v in v8_split_long v9_thread_short; do
+      echo "## $v, --lengths $lengths: both kernels (short containers, then the pieces)"
+      CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
+    done
   done
   echo "## v7_persistent, --lengths powerlaw: warp stalls per issued instruction"
   cl_ncu 'count_' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active${stalls}" \
