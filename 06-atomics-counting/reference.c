@@ -48,6 +48,13 @@ uint64_t fill_offsets(size_t *offsets, size_t n, length_dist lengths, uint64_t m
     return total;
 }
 
+/* One value from 32 random bits: an integer from -1 to 2, or a float in [-1, 2) from 24 bits. */
+static float value_from_bits(uint32_t bits, value_dist dist)
+{
+    return dist == DIST_INT ? (float)((int)(bits >> 30) - 1)
+                            : -1.0f + 3.0f * (float)(bits >> 8) * 0x1p-24f;
+}
+
 void fill_values(float *values, size_t total, value_dist dist, uint64_t seed)
 {
     uint64_t state = seed ^ 0x5eed0f10a75ull;
@@ -55,17 +62,11 @@ void fill_values(float *values, size_t total, value_dist dist, uint64_t seed)
     /* two values per draw: filling 2^31 floats takes seconds, not tens of them */
     for (; i + 2 <= total; i += 2) {
         const uint64_t r = cl_next_random(&state);
-        for (int half = 0; half < 2; half++) {
-            const uint32_t bits = (uint32_t)(r >> (32 * half));
-            values[i + half] = dist == DIST_INT ? (float)((int)(bits >> 30) - 1)
-                                                : -1.0f + 3.0f * (float)(bits >> 8) * 0x1p-24f;
-        }
+        values[i] = value_from_bits((uint32_t)r, dist);
+        values[i + 1] = value_from_bits((uint32_t)(r >> 32), dist);
     }
-    if (i < total) {
-        const uint32_t bits = (uint32_t)cl_next_random(&state);
-        values[i] = dist == DIST_INT ? (float)((int)(bits >> 30) - 1)
-                                     : -1.0f + 3.0f * (float)(bits >> 8) * 0x1p-24f;
-    }
+    if (i < total)
+        values[i] = value_from_bits((uint32_t)cl_next_random(&state), dist);
 }
 
 reference_count count_reference(const float *values, const size_t *offsets, size_t n, float limit,

@@ -15,20 +15,7 @@
  * n=2^24 lengths=powerlaw: 0.64286 ms, 1882.40 GB/s, 61.0% of ceiling, 27.511x cub
  * <!-- measured:end -->
  */
-#include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "counting.h"
-
-#define BLOCK_SIZE 256
-#define SHORT_MAX  128 /* longer containers are cut into pieces */
-#define PIECE      512 /* floats per piece: one warp, 16 loads per lane */
-#define FULL_MASK  0xffffffffu
-
-/* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
-typedef struct {
-    unsigned long long pieces; /* pieces listed so far */
-    unsigned blocks_done;      /* the second kernel's blocks that have finished */
-} piece_list;
+#include "pieces.cuh"
 
 /* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
    warp, each lane's share found by a scan. All 32 lanes call it. */
@@ -72,104 +59,20 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-/* Adds a piece of a container cut into `pieces` into its slot; the warp that brings the last piece
-   gets the total and returns whether it is over the limit. */
-static __device__ int finish_piece(float *slot_sums, unsigned *slot_tickets, size_t slot,
-                                   unsigned pieces, float piece, float limit)
-{
-    atomicAdd(&slot_sums[slot], piece);
-    __threadfence(); /* the piece is in L2 before the ticket says so */
-    if (atomicAdd(&slot_tickets[slot], 1u) != pieces - 1)
-        return 0;
-    __threadfence();
-    const float total = atomicExch(&slot_sums[slot], 0.0f);
-    slot_tickets[slot] = 0;
-    return total > limit;
-}
-
-__global__ void __launch_bounds__(BLOCK_SIZE)
-    count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
-                 piece_list *list, const size_t *piece_container, const size_t *piece_first,
-                 float *slot_sums, unsigned *slot_tickets)
-{
-    __shared__ unsigned long long block_count;
-    __shared__ bool is_last_block;
-    if (threadIdx.x == 0)
-        block_count = 0;
-    __syncthreads();
-    const unsigned lane = threadIdx.x % 32;
-    const size_t pieces = list->pieces;
-    const size_t warps = (size_t)gridDim.x * (BLOCK_SIZE / 32);
-    int over = 0;
-    for (size_t t = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32; t < pieces; t += warps) {
-        const size_t c = piece_container[t], first = piece_first[t];
-        const size_t begin = offsets[c], end = offsets[c + 1];
-        const size_t from = begin + (t - first) * PIECE;
-        const size_t to = from + PIECE < end ? from + PIECE : end;
-        float part[PIECE / 32];
-#pragma unroll
-        for (int i = 0; i < PIECE / 32; i++) { /* 16 loads in flight per lane */
-            const size_t j = from + i * 32 + lane;
-            part[i] = j < to ? values[j] : 0.0f;
-        }
-        float sum = 0.0f;
-#pragma unroll
-        for (int i = 0; i < PIECE / 32; i++)
-            sum += part[i];
-        for (int offset = 16; offset > 0; offset /= 2)
-            sum += __shfl_xor_sync(FULL_MASK, sum, offset);
-        const unsigned container_pieces = (unsigned)((end - begin + PIECE - 1) / PIECE);
-        if (lane == 0)
-            over += container_pieces == 1 ? sum > limit
-                                          : finish_piece(slot_sums, slot_tickets, first,
-                                                         container_pieces, sum, limit);
-    }
-    for (int offset = 16; offset > 0; offset /= 2)
-        over += __shfl_xor_sync(FULL_MASK, over, offset);
-    if (lane == 0 && over)
-        atomicAdd(&block_count, (unsigned long long)over);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        if (block_count)
-            atomicAdd(count, block_count);
-        __threadfence();
-        is_last_block = atomicAdd(&list->blocks_done, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (is_last_block && threadIdx.x == 0) /* every block has read the list: empty it */
-        list->pieces = 0, list->blocks_done = 0;
-}
-
-/* The most pieces a problem can list: every container longer than SHORT_MAX, cut every PIECE. */
-static size_t max_pieces(size_t total)
-{
-    return total / (SHORT_MAX + 1) + total / PIECE + 1;
-}
-
-/* workspace: the list's counters, then per piece its container and its container's first piece,
-   then (indexed by that first piece) the slot of a container cut into several */
 size_t count_workspace_bytes(size_t n, size_t total)
 {
     (void)n;
-    return 256 + max_pieces(total) * (2 * sizeof(size_t) + sizeof(float) + sizeof(unsigned));
+    return piece_workspace_bytes(total);
 }
 
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
     CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    const size_t most = max_pieces(total);
-    piece_list *list = (piece_list *)workspace;
-    size_t *piece_container = (size_t *)((char *)workspace + 256);
-    size_t *piece_first = piece_container + most;
-    float *slot_sums = (float *)(piece_first + most);
-    unsigned *slot_tickets = (unsigned *)(slot_sums + most);
+    const piece_workspace w = piece_workspace_at(workspace, total);
     const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, limit, count, list,
-                                                           piece_container, piece_first);
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, limit, count, w.list,
+                                                           w.piece_container, w.piece_first);
     CL_LAUNCH_CHECK("count_short");
-    const size_t piece_grid = cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0);
-    count_pieces<<<(unsigned)piece_grid, BLOCK_SIZE, 0, stream>>>(
-        values, offsets, limit, count, list, piece_container, piece_first, slot_sums, slot_tickets);
-    CL_LAUNCH_CHECK("count_pieces");
+    launch_pieces(values, offsets, limit, count, &w, stream);
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Lesson 06's GPU evidence for its page, run by tools/gpu-check.sh: the SASS of the atomics (does
-# the compiler aggregate v1's per-thread atomicAdd by itself?), ncu's count of atomic instructions
-# and DRAM traffic for every version, the stall reasons of the best load-balanced version, and every
-# program's rate in containers per second. Writes docs/results/06-atomics-counting-{sass,ncu,
+# Lesson 06's GPU evidence for its page, run by tools/gpu-check.sh after the runner: the SASS of the
+# atomics (does the compiler aggregate v1's per-thread atomicAdd by itself?), ncu's count of atomic
+# instructions and DRAM traffic for every version, the stall reasons of the merge path, and the
+# runner's rows as containers per second. Writes docs/results/06-atomics-counting-{sass,ncu,
 # rates}.txt.
 # usage: 06-atomics-counting/tests/gpu-extras.sh BUILD_DIR
 set -uo pipefail
@@ -46,13 +46,9 @@ done
 } > "$results/06-atomics-counting-ncu.txt"
 cat "$results/06-atomics-counting-ncu.txt"
 
-{
-  echo "# containers per second (the programs' own report, median of 10 runs, L2 flushed before each)"
-  for lengths in fixed uniform powerlaw; do
-    for v in "$bin"/v[0-9]*_* "$bin"/baseline_*; do
-      rate=$("$v" --n 2^24 --lengths "$lengths" --repeat 10 --warmup 2 | grep -E "Gcontainers/s")
-      printf "n=2^24 lengths=%-8s %-22s %s\n" "$lengths" "$(basename "$v")" "${rate##* rate }"
-    done
-  done
-} > "$results/06-atomics-counting-rates.txt"
+# Containers per second, n / median time, from the runner's own rows (run it first): no program
+# runs again for them.
+awk -F, 'NR == 1 { print "# Gcontainers/s = n / median ms / 1e6, each row of 06-atomics-counting.csv" }
+  NR > 1 { printf "%-22s %-22s %8.2f Gcontainers/s\n", $3, $2, $4 / $10 * 1e-6 }' \
+  "$results/06-atomics-counting.csv" > "$results/06-atomics-counting-rates.txt"
 cat "$results/06-atomics-counting-rates.txt"
