@@ -93,6 +93,38 @@ function(splice_includes content_var)
   set(${content_var} "${content}" PARENT_SCOPE)
 endfunction()
 
+# Pictures a lesson's extras committed as 8-bit PGM (docs/results/<lesson>-*.pgm), drawn as PNG
+# into DIR by gnuplot: into docs/results on update (so that the page shows them on the web too),
+# into the Doxygen directory on build. Check mode draws nothing.
+function(render_pictures lesson dir)
+  file(GLOB pictures "${ROOT}/docs/results/${lesson}-*.pgm")
+  foreach(pgm IN LISTS pictures)
+    get_filename_component(name "${pgm}" NAME_WE)
+    file(READ "${pgm}" header LIMIT 32)
+    if(NOT header MATCHES "^P5\n([0-9]+) ([0-9]+)\n255\n")
+      message(FATAL_ERROR "pages.cmake: ${pgm} is not an 8-bit PGM with a plain header")
+    endif()
+    set(w ${CMAKE_MATCH_1})
+    set(h ${CMAKE_MATCH_2})
+    string(LENGTH "P5\n${w} ${h}\n255\n" skip)
+    if(NOT GNUPLOT)
+      if(MODE STREQUAL "build")
+        message(FATAL_ERROR "pages.cmake: gnuplot is needed to draw ${name}.png")
+      endif()
+      message(WARNING "pages.cmake: no gnuplot here, ${name}.png not redrawn")
+      continue()
+    endif()
+    math(EXPR xmax "${w} - 1")
+    math(EXPR ymax "${h} - 1")
+    execute_process(COMMAND "${GNUPLOT}" -e
+      "set terminal png size ${w},${h}; set output '${dir}/${name}.png'; unset border; unset tics; unset key; unset colorbox; set margins 0,0,0,0; set palette gray; set xrange [0:${xmax}]; set yrange [0:${ymax}]; plot '${pgm}' binary array=(${w},${h}) skip=${skip} format='%uchar' flipy with image"
+      RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "pages.cmake: gnuplot failed on ${pgm}")
+    endif()
+  endforeach()
+endfunction()
+
 # A lesson page: its results block (when the lesson has results), its verbatim includes, then
 # written back (update), compared (check) or copied for Doxygen (build).
 function(process_page lesson block)
@@ -105,12 +137,18 @@ function(process_page lesson block)
   splice_includes(page)
   if(NOT MODE STREQUAL "build")
     write_or_check("${page_path}" "${original}" "${page}" "the generated blocks")
+    if(MODE STREQUAL "update")
+      render_pictures("${lesson}" "${ROOT}/docs/results")
+    endif()
   else()
     # Doxygen copy: a label for the page, images by file name (found through IMAGE_PATH)
     string(REGEX REPLACE "^# ([^\n]*)" "# \\1 {#lesson_${lesson}}" page "${page}")
     string(REPLACE "](../docs/results/${lesson}.svg)" "](${lesson}.svg)" page "${page}")
     string(REPLACE "](../docs/results/${lesson}-ceiling.svg)" "](${lesson}-ceiling.svg)" page
            "${page}")
+    string(REGEX REPLACE "\\]\\(\\.\\./docs/results/(${lesson}-[a-z0-9-]+\\.png)\\)" "](\\1)"
+           page "${page}")
+    render_pictures("${lesson}" "${OUT}")
     string(REPLACE "[`docs/results/${lesson}.csv`](../docs/results/${lesson}.csv)"
            "`docs/results/${lesson}.csv`" page "${page}")
     file(WRITE "${OUT}/pages/${lesson}.md" "${page}")

@@ -1,0 +1,130 @@
+/**
+ * @file v9_lane_refill.cu
+ * @brief Version 9: load balance inside the warp. Until v8 a lane whose pixel escaped waited,
+ * idle, for the slowest lane of its tile (ncu: 22 of 32 lanes active on the boundary view). Here
+ * every lane takes a new pixel from a global queue as soon as its own is done: the warp runs
+ * blocks of UNROLL = 8 iterations until some lane finishes (one vote per block), the finished
+ * lanes step back, write their pixel and take the next ones — one atomic per warp for all of
+ * them, each lane's index from a ballot and a popc. It removes the idle lanes and loses anyway:
+ * what v8 paid once per 32 pixels with all lanes together (the single steps after the last
+ * block, the colour, the stores, the setup of the next pixel, some 150 instructions) is now paid
+ * by the whole warp for every one or two lanes that finish, which on the boundary view happens
+ * almost every block. Kept as the measured counter-example (the page has the numbers).
+ *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
+ * <!-- measured:begin -->
+ * n=2^12 view=boundary maxiter=1024: 5.81858 ms, 916.41 Giter/s, 16.8% of ceiling, 1.12x v1
+ * <!-- measured:end -->
+ */
+#include "colour.cuh"
+#include "mandelbrot.h"
+
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+
+const mandel_arithmetic mandel_version_arithmetic = MANDEL_PINNED;
+
+#define BLOCK     256
+#define UNROLL    8
+#define ALL_LANES 0xffffffffu
+
+/** The lane's pixel and its state between blocks. */
+typedef struct {
+    unsigned pixel, count;
+    float cx, cy, x, y, x2, y2;
+    int busy; /* holds a pixel not yet written */
+    int done; /* the queue is empty */
+} lane_state;
+
+/** Gives every lane that wants one (not busy, not done) the next pixel of the queue. */
+static __device__ void refill(lane_state *s, const mandel_params *p, unsigned long long *next_pixel)
+{
+    const unsigned lane = threadIdx.x % 32;
+    const int wants = !s->busy && !s->done;
+    const unsigned wanting = __ballot_sync(ALL_LANES, wants);
+    if (wanting == 0)
+        return;
+    const int leader = __ffs(wanting) - 1;
+    unsigned long long base = 0;
+    if (lane == (unsigned)leader)
+        base = atomicAdd(next_pixel, (unsigned long long)__popc(wanting));
+    base = __shfl_sync(ALL_LANES, base, leader);
+    if (!wants)
+        return;
+    const unsigned long long pixel = base + __popc(wanting & ((1u << lane) - 1));
+    if (pixel >= (unsigned long long)p->width * p->width) {
+        s->done = 1;
+        return;
+    }
+    s->pixel = (unsigned)pixel; /* W <= 65535: below 2^32 */
+    const unsigned px = s->pixel % p->width, py = s->pixel / p->width;
+    s->cx = __fmaf_rn((float)px, p->step, p->x_first);
+    s->cy = __fmaf_rn((float)py, -p->step, p->y_first);
+    s->x = s->y = s->x2 = s->y2 = 0.0f;
+    s->count = 0;
+    s->busy = 1;
+}
+
+__global__ void __launch_bounds__(BLOCK)
+    mandel_lane_refill(mandel_params p, unsigned *counts, float *smooth,
+                       unsigned long long *next_pixel)
+{
+    lane_state s;
+    s.busy = s.done = 0;
+    for (;;) {
+        refill(&s, &p, next_pixel);
+        if (__all_sync(ALL_LANES, !s.busy))
+            return;
+        /* blocks of UNROLL steps until some lane of the warp has finished its pixel */
+        int finish;
+        do {
+            finish = s.busy && s.count + UNROLL > p.maxiter;
+            if (s.busy && !finish) {
+                float x = s.x, y = s.y, x2 = s.x2, y2 = s.y2;
+#pragma unroll
+                for (int k = 0; k < UNROLL; k++) {
+                    y = __fmaf_rn(2.0f * x, y, s.cy);
+                    x = __fadd_rn(__fsub_rn(x2, y2), s.cx);
+                    x2 = __fmul_rn(x, x);
+                    y2 = __fmul_rn(y, y);
+                }
+                if (__fadd_rn(x2, y2) <= 4.0f) { /* not escaped: keep the block */
+                    s.x = x, s.y = y, s.x2 = x2, s.y2 = y2;
+                    s.count += UNROLL;
+                } else { /* escaped in the block (or NaN): finish from its start */
+                    finish = 1;
+                }
+            }
+        } while (!__any_sync(ALL_LANES, finish));
+        if (finish) { /* the exact end, single steps, then the next pixel */
+            float x = s.x, y = s.y, x2 = s.x2, y2 = s.y2;
+            unsigned count = s.count;
+            while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
+                y = __fmaf_rn(2.0f * x, y, s.cy);
+                x = __fadd_rn(__fsub_rn(x2, y2), s.cx);
+                x2 = __fmul_rn(x, x);
+                y2 = __fmul_rn(y, y);
+                count++;
+            }
+            counts[s.pixel] = count;
+            smooth[s.pixel] = smooth_fast(count, __fadd_rn(x2, y2), p.maxiter);
+            s.busy = 0;
+        }
+    }
+}
+
+size_t mandel_workspace_bytes(const mandel_params *p)
+{
+    (void)p;
+    return sizeof(unsigned long long);
+}
+
+void mandel_render(const mandel_params *p, unsigned *counts, float *smooth, void *workspace,
+                   cudaStream_t stream)
+{
+    unsigned long long *next_pixel = (unsigned long long *)workspace;
+    CL_CUDA_CHECK(cudaMemsetAsync(next_pixel, 0, sizeof *next_pixel, stream));
+    const size_t blocks = cl_resident_blocks((const void *)mandel_lane_refill, BLOCK, 0);
+    mandel_lane_refill<<<(unsigned)blocks, BLOCK, 0, stream>>>(*p, counts, smooth, next_pixel);
+    CL_CUDA_CHECK(cudaGetLastError());
+}
