@@ -17,38 +17,7 @@
 #include "cl_cuda_check.h"
 #include "gemm.h"
 
-#include <cublas_v2.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-
-static void cublas_check(cublasStatus_t status, const char *what)
-{
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s: cuBLAS error %d (%s)\n", what, (int)status,
-                cublasGetStatusString(status));
-        exit(1);
-    }
-}
-
-static cublasHandle_t handle = NULL;
-
-/* At exit, before the CUDA runtime's own teardown (registered earlier, so run later): without it
-   compute-sanitizer reports cuBLAS's workspace as leaked. */
-static void destroy_handle(void)
-{
-    cublasDestroy(handle);
-}
-
-static cublasHandle_t the_handle(void)
-{
-    if (handle == NULL) {
-        cublas_check(cublasCreate(&handle), "cublasCreate");
-        cublas_check(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
-        atexit(destroy_handle);
-    }
-    return handle;
-}
+#include "cl_cublas.h"
 
 int gemm_supports(semiring ring)
 {
@@ -60,10 +29,9 @@ void gemm(const float *a, const float *b, float *c, int m, int n, int k, semirin
 {
     (void)ring; /* the harness never asks for what gemm_supports() refuses */
     const float one = 1.0f, zero = 0.0f;
-    cublasHandle_t handle = the_handle();
-    cublas_check(cublasSetStream(handle, stream), "cublasSetStream");
-    cublas_check(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_32F, n, a,
-                              CUDA_R_32F, k, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
-                              CUBLAS_GEMM_DEFAULT),
-                 "cublasGemmEx");
+    cublasHandle_t handle = cl_cublas_handle(stream);
+    cl_cublas_check(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_32F, n,
+                                 a, CUDA_R_32F, k, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                                 CUBLAS_GEMM_DEFAULT),
+                    "cublasGemmEx");
 }
