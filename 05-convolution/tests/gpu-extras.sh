@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
-# (ncu's stall reasons for v4 against v5), and the algorithm cuDNN picks for each runner case.
-# Writes docs/results/05-convolution-ncu-k127.txt and docs/results/05-convolution-cudnn-algos.txt.
+# (ncu's stall reasons for v4 against v5), the algorithm cuDNN picks for each runner case, the
+# time v6 spends copying against multiplying, and memcheck on the seed's unguarded kernel.
+# Writes docs/results/05-convolution-{ncu-k127,cudnn-algos,ncu-im2col,seed-unguarded}.txt.
 # usage: 05-convolution/tests/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -31,3 +32,26 @@ if [ -x "$bin/baseline_cudnn" ]; then
   } > "$results/05-convolution-cudnn-algos.txt"
   cat "$results/05-convolution-cudnn-algos.txt"
 fi
+
+# v6: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
+{
+  cl_ncu_header "v6_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
+  for args in "--n 16384 --mask 7 --channels 64 --batch 16" \
+    "--n 16384 --mask 3 --channels 128 --batch 16" "--n 2^24 --mask 7" "--n 2^24 --mask 127"; do
+    echo "## $args"
+    # shellcheck disable=SC2086
+    CL_NCU_LAUNCHES=2 cl_ncu_run -k regex:"im2col|gemm|gemv|Kernel" \
+      --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+      -- "$bin/v6_im2col_gemm" $args --repeat 1 --warmup 0 --no-check
+  done
+} > "$results/05-convolution-ncu-im2col.txt"
+cat "$results/05-convolution-ncu-im2col.txt"
+
+# seed 001's kernel without its bounds test, under memcheck
+{
+  echo "# compute-sanitizer --tool memcheck on seed 001's convolution_1D_basic_kernel (tests/seed_unguarded.cu): 1000 outputs, 4 blocks of 256"
+  compute-sanitizer --tool memcheck "$build/05-convolution/seed_unguarded" 2>&1 |
+    grep -E "Invalid|by thread|is out of bounds|ERROR SUMMARY|launched" | sed -E 's/0x[0-9a-f]+/0x.../g' |
+    awk '/ERROR SUMMARY|launched/ {print; next} n < 9 {print; n++}'
+} > "$results/05-convolution-seed-unguarded.txt"
+cat "$results/05-convolution-seed-unguarded.txt"
