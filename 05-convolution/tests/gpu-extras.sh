@@ -2,7 +2,7 @@
 # Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
 # (ncu's stall reasons for v4 against v5), the algorithm cuDNN picks for each runner case, the
 # time v6 spends copying against multiplying, and memcheck on the seed's unguarded kernel.
-# Writes docs/results/05-convolution-{ncu-k127,cudnn-algos,ncu-im2col,seed-unguarded}.txt.
+# Writes docs/results/05-convolution-{ncu-k127,cudnn-algos,ncu-im2col,seed-unguarded,ncu-v7}.txt.
 # usage: 05-convolution/tests/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -55,3 +55,17 @@ cat "$results/05-convolution-ncu-im2col.txt"
     awk '/ERROR SUMMARY|launched/ {print; next} n < 9 {print; n++}'
 } > "$results/05-convolution-seed-unguarded.txt"
 cat "$results/05-convolution-seed-unguarded.txt"
+
+# v7 against cuBLAS's kernel in v6 on the C = 128, K = 3 layer: issue and stall reasons
+metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
+for stall in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait not_selected math_pipe_throttle; do
+  metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
+done
+{
+  cl_ncu_header "--n 16384 --mask 3 --channels 128 --batch 16"
+  echo "## v7_implicit_gemm"
+  cl_ncu conv_implicit "$metrics" "$bin/v7_implicit_gemm" --n 16384 --mask 3 --channels 128 --batch 16
+  echo "## v6_im2col_gemm: cuBLAS's kernel"
+  cl_ncu gemm "$metrics" "$bin/v6_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
+} > "$results/05-convolution-ncu-v7.txt"
+cat "$results/05-convolution-ncu-v7.txt"
