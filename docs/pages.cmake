@@ -125,6 +125,31 @@ function(render_pictures lesson dir)
   endforeach()
 endfunction()
 
+# A lesson's own plots: <lesson>/tests/<name>.gp drawn from docs/results/<lesson>-<name>.txt (a
+# file its extras committed) into DIR/<lesson>-<name>.svg, with gnuplot's variables data and out.
+function(render_lesson_plots lesson dir)
+  file(GLOB scripts "${ROOT}/${lesson}/tests/*.gp")
+  foreach(script IN LISTS scripts)
+    get_filename_component(name "${script}" NAME_WE)
+    set(data "${ROOT}/docs/results/${lesson}-${name}.txt")
+    if(NOT EXISTS "${data}")
+      continue()
+    endif()
+    if(NOT GNUPLOT)
+      if(MODE STREQUAL "build")
+        message(FATAL_ERROR "pages.cmake: gnuplot is needed to draw ${lesson}-${name}.svg")
+      endif()
+      message(WARNING "pages.cmake: no gnuplot here, ${lesson}-${name}.svg not redrawn")
+      continue()
+    endif()
+    execute_process(COMMAND "${GNUPLOT}" -e "data='${data}'; out='${dir}/${lesson}-${name}.svg'"
+                            "${script}" RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "pages.cmake: gnuplot failed on ${script}")
+    endif()
+  endforeach()
+endfunction()
+
 # A lesson page: its results block (when the lesson has results), its verbatim includes, then
 # written back (update), compared (check) or copied for Doxygen (build).
 function(process_page lesson block)
@@ -139,6 +164,7 @@ function(process_page lesson block)
     write_or_check("${page_path}" "${original}" "${page}" "the generated blocks")
     if(MODE STREQUAL "update")
       render_pictures("${lesson}" "${ROOT}/docs/results")
+      render_lesson_plots("${lesson}" "${ROOT}/docs/results")
     endif()
   else()
     # Doxygen copy: a label for the page, images by file name (found through IMAGE_PATH)
@@ -146,9 +172,10 @@ function(process_page lesson block)
     string(REPLACE "](../docs/results/${lesson}.svg)" "](${lesson}.svg)" page "${page}")
     string(REPLACE "](../docs/results/${lesson}-ceiling.svg)" "](${lesson}-ceiling.svg)" page
            "${page}")
-    string(REGEX REPLACE "\\]\\(\\.\\./docs/results/(${lesson}-[a-z0-9-]+\\.png)\\)" "](\\1)"
+    string(REGEX REPLACE "\\]\\(\\.\\./docs/results/(${lesson}-[a-z0-9-]+\\.(png|svg))\\)" "](\\1)"
            page "${page}")
     render_pictures("${lesson}" "${OUT}")
+    render_lesson_plots("${lesson}" "${OUT}")
     string(REPLACE "[`docs/results/${lesson}.csv`](../docs/results/${lesson}.csv)"
            "`docs/results/${lesson}.csv`" page "${page}")
     file(WRITE "${OUT}/pages/${lesson}.md" "${page}")

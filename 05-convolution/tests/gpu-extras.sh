@@ -2,7 +2,7 @@
 # Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
 # (ncu's stall reasons for v4 against v5), the algorithm cuDNN picks for each runner case, the
 # time v6 spends copying against multiplying, and memcheck on the seed's unguarded kernel.
-# Writes docs/results/05-convolution-{ncu-k127,cudnn-algos,ncu-im2col,seed-unguarded,ncu-v7}.txt.
+# Writes docs/results/05-convolution-{ncu-k127,cudnn-algos,ncu-im2col,seed-unguarded,ncu-v7,vs-mask}.txt.
 # usage: 05-convolution/tests/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -69,3 +69,25 @@ done
   cl_ncu gemm "$metrics" "$bin/v6_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
 } > "$results/05-convolution-ncu-v7.txt"
 cat "$results/05-convolution-ncu-v7.txt"
+
+# throughput against the mask width, one channel, L = 2^26: the roofline's bend (plotted from the
+# committed file by tests/vs-mask.gp at docs time)
+{
+  echo "# 05-convolution, --n 2^26, one channel: GFLOP/s against K, and the roofline each run measured"
+  echo "# K v4_register_tiled v5_shared_taps baseline_cudnn roofline"
+  for mask in 1 3 5 7 11 15 23 31 47 63 95 127 191 255; do
+    row="$mask"
+    roofline=""
+    for v in v4_register_tiled v5_shared_taps baseline_cudnn; do
+      if [ -x "$bin/$v" ]; then
+        csv=$("$bin/$v" --n 2^26 --mask "$mask" --repeat 10 --csv 2>/dev/null | tail -1)
+        row="$row $(echo "$csv" | cut -d, -f12)"
+        roofline=$(echo "$csv" | cut -d, -f14)
+      else
+        row="$row NaN"
+      fi
+    done
+    echo "$row $roofline"
+  done
+} > "$results/05-convolution-vs-mask.txt"
+cat "$results/05-convolution-vs-mask.txt"
