@@ -54,7 +54,7 @@ typedef struct {
     size_t pixels;
     unsigned *host_counts; /* the output copied back */
     float *host_smooth;
-    double iterations; /* the reference's total, from the first check */
+    double iterations; /* the reference's total iteration count: the work */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -118,8 +118,9 @@ int main(int argc, char **argv)
          parse_path, &image_path}};
     cl_options_defaults(&opt, 4096);
     cl_parse_options(argc, argv,
-                     "Lesson 07: the escape-time Mandelbrot image, W x W pixels (--n W), escape "
-                     "counts and smooth values checked bit for bit against a CPU reference.",
+                     "Lesson 07: the escape-time Mandelbrot image, W x W pixels (--n W); escape "
+                     "counts checked bit for bit against a CPU replay of the same arithmetic, "
+                     "smooth values to 2^-16.",
                      &opt, extra, 3);
     if (opt.n > MANDEL_MAX_WIDTH)
         cl_bad_input("n", opt.n_text,
