@@ -12,7 +12,7 @@
  * the choice never splits a warp). Tiles at the ends of the signal (where the shift reaches past
  * them) and past the weights' last row or column take checked loads with zero padding. The tile
  * is 128 output channels tall: at C = 64 half of it multiplies zeros, and with one channel nearly
- * all of it — the fast path for C ≥ 128, a slow but correct one elsewhere.
+ * all of it — a kernel for C ≥ 128, correct but slow elsewhere.
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
