@@ -93,6 +93,25 @@ function(splice_includes content_var)
   set(${content_var} "${content}" PARENT_SCOPE)
 endfunction()
 
+# Draws DIR/FILE with the gnuplot SCRIPT (its text), which finds the file's path in `out`. Without gnuplot: fatal
+# when building the docs, a warning on update (the committed drawing stays).
+function(gnuplot_draw dir file script)
+  if(NOT GNUPLOT)
+    if(MODE STREQUAL "build")
+      message(FATAL_ERROR "pages.cmake: gnuplot is needed to draw ${file}")
+    endif()
+    message(WARNING "pages.cmake: no gnuplot here, ${file} not redrawn")
+    return()
+  endif()
+  set(gp "${dir}/${file}.gp")
+  file(WRITE "${gp}" "out = '${dir}/${file}'\n${script}\n")
+  execute_process(COMMAND "${GNUPLOT}" "${gp}" RESULT_VARIABLE rc)
+  file(REMOVE "${gp}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "pages.cmake: gnuplot failed to draw ${file}")
+  endif()
+endfunction()
+
 # Pictures a lesson's extras committed as 8-bit PGM (docs/results/<lesson>-*.pgm), drawn as PNG
 # into DIR by gnuplot: into docs/results on update (so that the page shows them on the web too),
 # into the Doxygen directory on build. Check mode draws nothing.
@@ -107,21 +126,10 @@ function(render_pictures lesson dir)
     set(w ${CMAKE_MATCH_1})
     set(h ${CMAKE_MATCH_2})
     string(LENGTH "P5\n${w} ${h}\n255\n" skip)
-    if(NOT GNUPLOT)
-      if(MODE STREQUAL "build")
-        message(FATAL_ERROR "pages.cmake: gnuplot is needed to draw ${name}.png")
-      endif()
-      message(WARNING "pages.cmake: no gnuplot here, ${name}.png not redrawn")
-      continue()
-    endif()
     math(EXPR xmax "${w} - 1")
     math(EXPR ymax "${h} - 1")
-    execute_process(COMMAND "${GNUPLOT}" -e
-      "set terminal png size ${w},${h}; set output '${dir}/${name}.png'; unset border; unset tics; unset key; unset colorbox; set margins 0,0,0,0; set palette gray; set xrange [0:${xmax}]; set yrange [0:${ymax}]; plot '${pgm}' binary array=(${w},${h}) skip=${skip} format='%uchar' flipy with image"
-      RESULT_VARIABLE rc)
-    if(NOT rc EQUAL 0)
-      message(FATAL_ERROR "pages.cmake: gnuplot failed on ${pgm}")
-    endif()
+    gnuplot_draw("${dir}" "${name}.png"
+      "set terminal png size ${w},${h}; set output out; unset border; unset tics; unset key; unset colorbox; set margins 0,0,0,0; set palette gray; set xrange [0:${xmax}]; set yrange [0:${ymax}]; plot '${pgm}' binary array=(${w},${h}) skip=${skip} format='%uchar' flipy with image")
   endforeach()
 endfunction()
 
@@ -132,20 +140,8 @@ function(render_lesson_plots lesson dir)
   foreach(script IN LISTS scripts)
     get_filename_component(name "${script}" NAME_WE)
     set(data "${ROOT}/docs/results/${lesson}-${name}.txt")
-    if(NOT EXISTS "${data}")
-      continue()
-    endif()
-    if(NOT GNUPLOT)
-      if(MODE STREQUAL "build")
-        message(FATAL_ERROR "pages.cmake: gnuplot is needed to draw ${lesson}-${name}.svg")
-      endif()
-      message(WARNING "pages.cmake: no gnuplot here, ${lesson}-${name}.svg not redrawn")
-      continue()
-    endif()
-    execute_process(COMMAND "${GNUPLOT}" -e "data='${data}'; out='${dir}/${lesson}-${name}.svg'"
-                            "${script}" RESULT_VARIABLE rc)
-    if(NOT rc EQUAL 0)
-      message(FATAL_ERROR "pages.cmake: gnuplot failed on ${script}")
+    if(EXISTS "${data}")
+      gnuplot_draw("${dir}" "${lesson}-${name}.svg" "data = '${data}'\nload '${script}'")
     endif()
   endforeach()
 endfunction()
@@ -169,11 +165,8 @@ function(process_page lesson block)
   else()
     # Doxygen copy: a label for the page, images by file name (found through IMAGE_PATH)
     string(REGEX REPLACE "^# ([^\n]*)" "# \\1 {#lesson_${lesson}}" page "${page}")
-    string(REPLACE "](../docs/results/${lesson}.svg)" "](${lesson}.svg)" page "${page}")
-    string(REPLACE "](../docs/results/${lesson}-ceiling.svg)" "](${lesson}-ceiling.svg)" page
-           "${page}")
-    string(REGEX REPLACE "\\]\\(\\.\\./docs/results/(${lesson}-[a-z0-9-]+\\.(png|svg))\\)" "](\\1)"
-           page "${page}")
+    string(REGEX REPLACE "\\]\\(\\.\\./docs/results/(${lesson}(-[a-z0-9-]+)?\\.(png|svg))\\)"
+           "](\\1)" page "${page}")
     render_pictures("${lesson}" "${OUT}")
     render_lesson_plots("${lesson}" "${OUT}")
     string(REPLACE "[`docs/results/${lesson}.csv`](../docs/results/${lesson}.csv)"
@@ -319,9 +312,9 @@ foreach(csv IN LISTS result_files)
         set(axis "set ylabel '% of ${ceiling_name}'\nset yrange [0:*]")
       endif()
       file(WRITE "${plot_dir}/${name}.dat" "${data}")
-      file(WRITE "${plot_dir}/${name}.gp"
+      gnuplot_draw("${plot_dir}" "${name}.svg"
 "set terminal svg size 900,${plot_height} font 'sans,12' background '#ffffff'
-set output '${plot_dir}/${name}.svg'
+set output out
 set title '${lesson} on ${device}, ${date}' noenhanced
 ${axis}
 set style data histograms
@@ -333,19 +326,8 @@ set key below horizontal maxcols 2 noenhanced
 set linetype 9 lc rgb '#808080'
 set grid ytics
 set ytics format '%g'
-plot for [col=2:${last_col}] '${plot_dir}/${name}.dat' using col:xtic(1) title columnheader
-")
-      if(GNUPLOT)
-        execute_process(COMMAND "${GNUPLOT}" "${plot_dir}/${name}.gp" RESULT_VARIABLE plot_rc)
-        if(NOT plot_rc EQUAL 0)
-          message(FATAL_ERROR "pages.cmake: gnuplot failed on ${plot_dir}/${name}.gp")
-        endif()
-      elseif(MODE STREQUAL "build")
-        message(FATAL_ERROR "pages.cmake: gnuplot is needed to draw the plots")
-      else()
-        message(WARNING "pages.cmake: no gnuplot here, ${name}.svg not redrawn")
-      endif()
-      file(REMOVE "${plot_dir}/${name}.dat" "${plot_dir}/${name}.gp")
+plot for [col=2:${last_col}] '${plot_dir}/${name}.dat' using col:xtic(1) title columnheader")
+      file(REMOVE "${plot_dir}/${name}.dat")
     endforeach()
   endif()
 
