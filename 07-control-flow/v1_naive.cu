@@ -15,6 +15,7 @@
  */
 #include "colour.cuh"
 #include "mandelbrot.h"
+#include "pinned.cuh"
 
 #include "cl_cuda_check.h"
 
@@ -30,8 +31,8 @@ __global__ void __launch_bounds__(BLOCK)
     if (i >= width * width)
         return;
     const unsigned px = (unsigned)(i % width), py = (unsigned)(i / width);
-    const float cx = __fmaf_rn((float)px, p.step, p.x_first);
-    const float cy = __fmaf_rn((float)py, -p.step, p.y_first);
+    const float cx = point_x(&p, px);
+    const float cy = point_y(&p, py);
     float x = 0.0f, y = 0.0f, x2 = 0.0f, y2 = 0.0f;
     unsigned count = 0;
     while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {

@@ -4,8 +4,9 @@
  * an exact doubling, where v1 converted x, y and cy to double (F2F), multiplied and added in
  * double and converted back. The SASS shows the F2F and DMUL/DFMA instructions gone (the page).
  * On the H100 FP64 runs at half the FP32 rate, so the literal can cost up to 2×; on a GPU whose
- * FP64 runs at 1/64 of FP32 (most GeForce cards) the double literal costs far more. Pinned
- * arithmetic from here on: every version's escape counts are checked bit for bit.
+ * FP64 runs at 1/64 of FP32 (most GeForce cards) the double literal costs far more. The step,
+ * now all float, moves to `pinned_step` (pinned.cuh), which every later version calls: the pinned
+ * arithmetic the check replays bit for bit, written once.
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
@@ -14,6 +15,7 @@
  */
 #include "colour.cuh"
 #include "mandelbrot.h"
+#include "pinned.cuh"
 
 #include "cl_cuda_check.h"
 
@@ -29,15 +31,12 @@ __global__ void __launch_bounds__(BLOCK)
     if (i >= width * width)
         return;
     const unsigned px = (unsigned)(i % width), py = (unsigned)(i / width);
-    const float cx = __fmaf_rn((float)px, p.step, p.x_first);
-    const float cy = __fmaf_rn((float)py, -p.step, p.y_first);
+    const float cx = point_x(&p, px);
+    const float cy = point_y(&p, py);
     float x = 0.0f, y = 0.0f, x2 = 0.0f, y2 = 0.0f;
     unsigned count = 0;
     while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
-        y = __fmaf_rn(2.0f * x, y, cy);
-        x = __fadd_rn(__fsub_rn(x2, y2), cx);
-        x2 = __fmul_rn(x, x);
-        y2 = __fmul_rn(y, y);
+        pinned_step(cx, cy, &x, &y, &x2, &y2);
         count++;
     }
     counts[i] = count;

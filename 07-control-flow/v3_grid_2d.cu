@@ -15,6 +15,7 @@
  */
 #include "colour.cuh"
 #include "mandelbrot.h"
+#include "pinned.cuh"
 
 #include "cl_cuda_check.h"
 
@@ -31,15 +32,12 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     if (px >= p.width || py >= p.width)
         return;
     const size_t i = (size_t)py * p.width + px;
-    const float cx = __fmaf_rn((float)px, p.step, p.x_first);
-    const float cy = __fmaf_rn((float)py, -p.step, p.y_first);
+    const float cx = point_x(&p, px);
+    const float cy = point_y(&p, py);
     float x = 0.0f, y = 0.0f, x2 = 0.0f, y2 = 0.0f;
     unsigned count = 0;
     while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
-        y = __fmaf_rn(2.0f * x, y, cy);
-        x = __fadd_rn(__fsub_rn(x2, y2), cx);
-        x2 = __fmul_rn(x, x);
-        y2 = __fmul_rn(y, y);
+        pinned_step(cx, cy, &x, &y, &x2, &y2);
         count++;
     }
     counts[i] = count;

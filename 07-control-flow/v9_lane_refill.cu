@@ -18,6 +18,7 @@
  */
 #include "colour.cuh"
 #include "mandelbrot.h"
+#include "pinned.cuh"
 
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -58,8 +59,8 @@ static __device__ void refill(lane_state *s, const mandel_params *p, unsigned lo
     }
     s->pixel = (unsigned)pixel; /* W <= 65535: below 2^32 */
     const unsigned px = s->pixel % p->width, py = s->pixel / p->width;
-    s->cx = __fmaf_rn((float)px, p->step, p->x_first);
-    s->cy = __fmaf_rn((float)py, -p->step, p->y_first);
+    s->cx = point_x(p, px);
+    s->cy = point_y(p, py);
     s->x = s->y = s->x2 = s->y2 = 0.0f;
     s->count = 0;
     s->busy = 1;
@@ -83,10 +84,7 @@ __global__ void __launch_bounds__(BLOCK)
                 float x = s.x, y = s.y, x2 = s.x2, y2 = s.y2;
 #pragma unroll
                 for (int k = 0; k < UNROLL; k++) {
-                    y = __fmaf_rn(2.0f * x, y, s.cy);
-                    x = __fadd_rn(__fsub_rn(x2, y2), s.cx);
-                    x2 = __fmul_rn(x, x);
-                    y2 = __fmul_rn(y, y);
+                    pinned_step(s.cx, s.cy, &x, &y, &x2, &y2);
                 }
                 if (__fadd_rn(x2, y2) <= 4.0f) { /* not escaped: keep the block */
                     s.x = x, s.y = y, s.x2 = x2, s.y2 = y2;
@@ -100,10 +98,7 @@ __global__ void __launch_bounds__(BLOCK)
             float x = s.x, y = s.y, x2 = s.x2, y2 = s.y2;
             unsigned count = s.count;
             while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
-                y = __fmaf_rn(2.0f * x, y, s.cy);
-                x = __fadd_rn(__fsub_rn(x2, y2), s.cx);
-                x2 = __fmul_rn(x, x);
-                y2 = __fmul_rn(y, y);
+                pinned_step(s.cx, s.cy, &x, &y, &x2, &y2);
                 count++;
             }
             counts[s.pixel] = count;
