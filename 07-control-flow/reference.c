@@ -6,6 +6,8 @@
  */
 #include "mandelbrot.h"
 
+#include "cl_check.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -74,10 +76,9 @@ mandel_check mandel_check_image(const mandel_params *p, mandel_arithmetic arithm
                 first = i < first ? i : first;
                 continue;
             }
-            const double scale = ref.smooth > 1.0 ? ref.smooth : 1.0;
-            double error = fabs((double)smooth[i] - ref.smooth) / scale;
-            if (!(error <= INFINITY)) /* NaN */
-                error = INFINITY;
+            /* infinity for NaN or infinity, so the max reduction sees it */
+            const double error =
+                cl_scaled_error(smooth[i], ref.smooth, ref.smooth > 1.0 ? ref.smooth : 1.0);
             worst = error > worst ? error : worst;
         }
     }
