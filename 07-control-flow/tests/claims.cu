@@ -4,19 +4,21 @@
  * small kernels timed on the same grid: the three branch patterns, float against double, int
  * against unsigned loop counters, division by a run-time value against a power of two, and the
  * fast-math intrinsics with their accuracy. Prints one table; tests/gpu-extras.sh commits it.
- * usage: claims [--quick]   (--quick: a tenth of the work, for the sanitizers)
+ * usage: claims
  */
 #include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "cl_timing.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define BLOCK 256
 
-static unsigned g_blocks; /* resident blocks of BLOCK threads on the whole GPU */
-static int g_work = 4096; /* loop trips per thread */
+static cl_device_info g_dev;
+static unsigned g_blocks;       /* resident blocks of BLOCK threads on the whole GPU */
+static const int g_work = 4096; /* loop trips per thread */
 
 /* ---- branch patterns: two heavy paths whose loops the compiler cannot merge --------------------
  */
@@ -226,74 +228,63 @@ static double reference_value(int function, double x)
     }
 }
 
-/* ---- timing: the median of 7 event-timed launches after one warm-up -----------------------------
- */
+/* ---- timing: common/cl_timing.c, the median of 7 launches after one warm-up ------------------ */
 
-typedef void (*launch_fn)(int variant, void *buffer);
+/** What a launch function gets: the variant of its kernel pair and the scratch buffer. */
+typedef struct {
+    int variant;
+    void *buffer;
+} claim_run;
 
-static double median_ms(launch_fn launch, int variant, void *buffer)
+static double median_ms(cl_launch_fn launch, int variant, void *buffer)
 {
-    cudaEvent_t start, stop;
-    CL_CUDA_CHECK(cudaEventCreate(&start));
-    CL_CUDA_CHECK(cudaEventCreate(&stop));
-    launch(variant, buffer);
-    float times[7];
-    for (int r = 0; r < 7; r++) {
-        CL_CUDA_CHECK(cudaEventRecord(start));
-        launch(variant, buffer);
-        CL_CUDA_CHECK(cudaEventRecord(stop));
-        CL_CUDA_CHECK(cudaEventSynchronize(stop));
-        CL_CUDA_CHECK(cudaEventElapsedTime(&times[r], start, stop));
-    }
-    CL_CUDA_CHECK(cudaGetLastError());
-    for (int i = 1; i < 7; i++) /* insertion sort */
-        for (int j = i; j > 0 && times[j] < times[j - 1]; j--) {
-            const float t = times[j];
-            times[j] = times[j - 1], times[j - 1] = t;
-        }
-    CL_CUDA_CHECK(cudaEventDestroy(start));
-    CL_CUDA_CHECK(cudaEventDestroy(stop));
-    return times[3];
+    claim_run run = {variant, buffer};
+    return cl_time_launches(&g_dev, launch, &run, 1, 7, NULL).median_ms;
 }
 
 /* 16 waves of blocks: a block whose one warp runs both paths must not decide the kernel's end */
-static void launch_branches(int pattern, void *buffer)
+static void launch_branches(void *context, cudaStream_t stream)
 {
-    branches<<<16 * g_blocks, BLOCK>>>((float *)buffer, pattern, g_work / 64);
+    const claim_run *r = (const claim_run *)context;
+    branches<<<16 * g_blocks, BLOCK, 0, stream>>>((float *)r->buffer, r->variant, g_work / 64);
 }
 
-static void launch_fma(int use_double, void *buffer)
+static void launch_fma(void *context, cudaStream_t stream)
 {
-    if (use_double)
-        fma_double<<<g_blocks, BLOCK>>>((float *)buffer, g_work / 16);
+    const claim_run *r = (const claim_run *)context;
+    if (r->variant) /* double */
+        fma_double<<<g_blocks, BLOCK, 0, stream>>>((float *)r->buffer, g_work / 16);
     else
-        fma_float<<<g_blocks, BLOCK>>>((float *)buffer, g_work / 2);
+        fma_float<<<g_blocks, BLOCK, 0, stream>>>((float *)r->buffer, g_work / 2);
 }
 
-static void launch_counter(int use_unsigned, void *buffer)
+static void launch_counter(void *context, cudaStream_t stream)
 {
-    const float *a = (const float *)buffer;
-    float *out = (float *)buffer + 15 * 8192;
-    if (use_unsigned)
-        counter_unsigned<<<g_blocks, BLOCK>>>(a, out, (unsigned)g_work, 1u);
+    const claim_run *r = (const claim_run *)context;
+    const float *a = (const float *)r->buffer;
+    float *out = (float *)r->buffer + 15 * 8192;
+    if (r->variant) /* unsigned */
+        counter_unsigned<<<g_blocks, BLOCK, 0, stream>>>(a, out, (unsigned)g_work, 1u);
     else
-        counter_int<<<g_blocks, BLOCK>>>(a, out, g_work, 1);
+        counter_int<<<g_blocks, BLOCK, 0, stream>>>(a, out, g_work, 1);
 }
 
-static void launch_divide(int variant, void *buffer)
+static void launch_divide(void *context, cudaStream_t stream)
 {
-    unsigned *out = (unsigned *)buffer;
-    if (variant == 0)
-        divide_runtime<<<g_blocks, BLOCK>>>(out, g_work, 32u);
-    else if (variant == 1)
-        divide_constant<<<g_blocks, BLOCK>>>(out, g_work, 32u);
+    const claim_run *r = (const claim_run *)context;
+    unsigned *out = (unsigned *)r->buffer;
+    if (r->variant == 0)
+        divide_runtime<<<g_blocks, BLOCK, 0, stream>>>(out, g_work, 32u);
+    else if (r->variant == 1)
+        divide_constant<<<g_blocks, BLOCK, 0, stream>>>(out, g_work, 32u);
     else
-        divide_shift<<<g_blocks, BLOCK>>>(out, g_work, 32u);
+        divide_shift<<<g_blocks, BLOCK, 0, stream>>>(out, g_work, 32u);
 }
 
-static void launch_math(int function, void *buffer)
+static void launch_math(void *context, cudaStream_t stream)
 {
-    math_throughput<<<g_blocks, BLOCK>>>((float *)buffer, function, g_work / 16);
+    const claim_run *r = (const claim_run *)context;
+    math_throughput<<<g_blocks, BLOCK, 0, stream>>>((float *)r->buffer, r->variant, g_work / 16);
 }
 
 /* the largest error of @p function over 2^20 arguments of its range, in units of the result */
@@ -318,22 +309,12 @@ static double max_error(int function, float *d_x, float *d_y, float *x, float *y
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--quick") == 0)
-        g_work = 64;
-    else if (argc > 1) {
-        fprintf(stderr, "usage: claims [--quick]\n");
+    if (argc > 1) {
+        fprintf(stderr, "usage: %s (no options)\n", argv[0]);
         return 2;
     }
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        fprintf(stderr, "no CUDA device found\n");
-        return 77;
-    }
-    int sms = 0, threads_per_sm = 0;
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    CL_CUDA_CHECK(
-        cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
-    g_blocks = (unsigned)(sms * (threads_per_sm / BLOCK));
+    cl_device_open(0, &g_dev); /* no device: one line, exit 77 */
+    g_blocks = (unsigned)(g_dev.sm_count * (g_dev.max_threads_per_sm / BLOCK));
 
     const unsigned count = 1u << 20;
     void *buffer;
@@ -346,8 +327,9 @@ int main(int argc, char **argv)
     if (x == NULL || y == NULL)
         return 1;
     const double threads = (double)g_blocks * BLOCK;
-    printf("# %u blocks of %d threads (the GPU full), median of 7 event-timed launches\n", g_blocks,
-           BLOCK);
+    printf("# %u blocks of %d threads (the GPU full), median of 7 launches timed by "
+           "common/cl_timing.c (L2 flushed before each)\n",
+           g_blocks, BLOCK);
 
     printf("\n## branch patterns: two paths of equal cost (4 FFMA chains), chosen per thread; 16 "
            "waves\n");
