@@ -8,6 +8,7 @@ build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/01-pairwise"
 source "$(dirname "$0")/../../tools/ncu.sh"
+source "$(dirname "$0")/../../tools/sass.sh"
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__inst_executed.sum,gpu__time_duration.sum
 
 {
@@ -31,10 +32,7 @@ metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pip
 } > "$results/01-pairwise-float-atomics.txt" 2>&1
 {
   echo "# cuobjdump -sass v7_register_budget: the 12 most frequent opcodes of pairs_register_budget"
-  cuobjdump -sass "$bin/v7_register_budget" |
-    awk '/Function : .*pairs_register_budget/ {f = 1; next} /Function :/ {f = 0}
-         f && /\/\*[0-9a-f]+\*\// {op = $2; if (op ~ /^@/) op = $3; sub(/\..*/, "", op); print op}' |
-    sort | uniq -c | sort -rn | head -12
+  cl_sass_opcodes "$bin/v7_register_budget" pairs_register_budget | head -12
 } > "$results/01-pairwise-sass.txt"
 
 # v6 against v7: registers, warps per scheduler, issue slots used and where the others went.

@@ -10,17 +10,10 @@ build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/07-control-flow"
 source "$(dirname "$0")/../../tools/ncu.sh"
+source "$(dirname "$0")/../../tools/sass.sh"
 
-# opcodes (without modifiers) of the kernels whose name matches $2 in binary $1, most frequent first
-opcodes() {
-  cuobjdump -sass "$1" |
-    awk -v k="$2" '/Function : / {f = ($0 ~ k); next}
-                   f && /\/\*[0-9a-f]{4}\*\// {op = $2; if (op ~ /^@/) op = $3; sub(/\..*/, "", op);
-                                               sub(/;$/, "", op); print op}' |
-    sort | uniq -c | sort -rn
-}
-total() { opcodes "$1" "$2" | awk '{s += $1} END {print s + 0}'; }
-only() { opcodes "$1" "$2" | awk -v r="$3" '$2 ~ r {printf "%s %s, ", $1, $2}'; }
+total() { cl_sass_opcodes "$1" "$2" | awk '{s += $1} END {print s + 0}'; }
+only() { cl_sass_opcodes "$1" "$2" | awk -v r="$3" '$2 ~ r {printf "%s %s, ", $1, $2}'; }
 
 {
   echo "# 07-control-flow: the slides' claims as kernel pairs (tests/claims.cu) on $(nvidia-smi --query-gpu=name --format=csv,noheader)"
