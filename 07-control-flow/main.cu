@@ -162,27 +162,25 @@ int main(int argc, char **argv)
 
     /* The checked run; the last timed run is checked again after timing. */
     cl_run_checked(&report, &run, stream);
-    if (image_path != NULL) {
-        if (!opt.check)
-            copy_back(&args, stream);
-        if (mandel_write_pgm(image_path, width, maxiter, args.host_smooth) != 0) {
-            fprintf(stderr, "--image %s: cannot write the file\n", image_path);
-            return 2;
-        }
-    }
-
     if (opt.repeat > 0) {
-        if (!opt.check) { /* no reference: the work is what this version counted */
-            copy_back(&args, stream);
-            for (size_t i = 0; i < pixels; i++)
-                args.iterations += args.host_counts[i];
-        }
         const cl_ceilings ceilings = cl_measure_ceilings(&dev);
         cl_run_timed(&report, &dev, &run, &opt, stream);
-        report.work = args.iterations;
         report.unit_per_second = 1e9;
         /* FMA counted as 2 flops = 1 instruction: instructions/s = GFLOP/s / 2 */
         report.ceiling = ceilings.fp32_gflops / 2.0 / FP32_INSTRUCTIONS_PER_ITERATION;
+    }
+    if (!opt.check) { /* no reference: the work is what this version counted, in its last run */
+        if (opt.repeat == 0)
+            launch(&args, stream);
+        copy_back(&args, stream);
+        for (size_t i = 0; i < pixels; i++)
+            args.iterations += args.host_counts[i];
+    }
+    report.work = args.iterations;
+    /* the picture of the last run, which was checked (or, under --no-check, copied back above) */
+    if (image_path != NULL && mandel_write_pgm(image_path, width, maxiter, args.host_smooth) != 0) {
+        fprintf(stderr, "--image %s: cannot write the file\n", image_path);
+        return 2;
     }
     cl_print_report(&report, &dev, opt.csv);
 
