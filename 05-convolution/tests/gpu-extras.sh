@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
-# (ncu's stall reasons for v4 against v5), the algorithm cuDNN picks for each runner case, the
-# time v6 spends copying against multiplying, and memcheck on the seed's unguarded kernel.
-# Writes docs/results/05-convolution-{ncu-k127,cudnn-algos,ncu-im2col,seed-unguarded,ncu-v7,vs-mask}.txt.
+# (ncu's stall reasons for v4 against v5), what v6, v7 and v8 each change (bank conflicts, stalls,
+# instructions), the algorithm cuDNN picks for each runner case, the time v9 spends copying
+# against multiplying, v10 against cuBLAS's kernel, memcheck on the seed's unguarded kernel, and
+# the throughput against the mask width. Writes docs/results/05-convolution-{ncu-k127,ncu-direct,
+# cudnn-algos,ncu-im2col,seed-unguarded,ncu-implicit,vs-mask}.txt.
 # usage: 05-convolution/tests/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -21,6 +23,22 @@ done
   done
 } > "$results/05-convolution-ncu-k127.txt"
 cat "$results/05-convolution-ncu-k127.txt"
+
+# v6, v7, v8: each against its predecessor where its change should show (one channel, L = 2^24)
+metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+for stall in barrier long_scoreboard short_scoreboard mio_throttle not_selected; do
+  metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
+done
+{
+  cl_ncu_header "one channel, L = 2^24"
+  for run in "v4_register_tiled 7" "v6_contiguous_lanes 7" "v6_contiguous_lanes 31" \
+    "v7_pipelined 31" "v7_pipelined 127" "v8_unrolled_taps 127"; do
+    set -- $run
+    echo "## $1 --mask $2"
+    cl_ncu conv_ "$metrics" "$bin/$1" --n 2^24 --mask "$2"
+  done
+} > "$results/05-convolution-ncu-direct.txt"
+cat "$results/05-convolution-ncu-direct.txt"
 if [ -x "$bin/baseline_cudnn" ]; then
   {
     echo "# the algorithm cudnnFindConvolutionForwardAlgorithm picked (FMA math), per runner case"
@@ -33,16 +51,16 @@ if [ -x "$bin/baseline_cudnn" ]; then
   cat "$results/05-convolution-cudnn-algos.txt"
 fi
 
-# v6: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
+# v9: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
 {
-  cl_ncu_header "v6_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
+  cl_ncu_header "v9_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
   for args in "--n 16384 --mask 7 --channels 64 --batch 16" \
     "--n 16384 --mask 3 --channels 128 --batch 16" "--n 2^24 --mask 7" "--n 2^24 --mask 127"; do
     echo "## $args"
     # shellcheck disable=SC2086
     CL_NCU_LAUNCHES=2 cl_ncu_run -k regex:"im2col|gemm|gemv|Kernel" \
       --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      -- "$bin/v6_im2col_gemm" $args --repeat 1 --warmup 0 --no-check
+      -- "$bin/v9_im2col_gemm" $args --repeat 1 --warmup 0 --no-check
   done
 } > "$results/05-convolution-ncu-im2col.txt"
 cat "$results/05-convolution-ncu-im2col.txt"
@@ -50,35 +68,38 @@ cat "$results/05-convolution-ncu-im2col.txt"
 # seed 001's kernel without its bounds test, under memcheck
 {
   echo "# compute-sanitizer --tool memcheck on seed 001's convolution_1D_basic_kernel (tests/seed_unguarded.cu): 1000 outputs, 4 blocks of 256"
-  compute-sanitizer --tool memcheck "$build/05-convolution/seed_unguarded" 2>&1 |
+  seed="$build/05-convolution/seed_unguarded" # the top-level build; a lesson built alone: $build/
+  [ -x "$seed" ] || seed="$build/seed_unguarded"
+  compute-sanitizer --tool memcheck "$seed" 2>&1 |
     grep -E "Invalid|by thread|is out of bounds|ERROR SUMMARY|launched" | sed -E 's/0x[0-9a-f]+/0x.../g' |
     awk '/ERROR SUMMARY|launched/ {print; next} n < 9 {print; n++}'
 } > "$results/05-convolution-seed-unguarded.txt"
 cat "$results/05-convolution-seed-unguarded.txt"
 
-# v7 against cuBLAS's kernel in v6 on the C = 128, K = 3 layer: issue and stall reasons
+# v10 against cuBLAS's kernel in v9 on the C = 128, K = 3 layer: issue and stall reasons
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
 for stall in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait not_selected math_pipe_throttle; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
 {
   cl_ncu_header "--n 16384 --mask 3 --channels 128 --batch 16"
-  echo "## v7_implicit_gemm"
-  cl_ncu conv_implicit "$metrics" "$bin/v7_implicit_gemm" --n 16384 --mask 3 --channels 128 --batch 16
-  echo "## v6_im2col_gemm: cuBLAS's kernel"
-  cl_ncu gemm "$metrics" "$bin/v6_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
-} > "$results/05-convolution-ncu-v7.txt"
-cat "$results/05-convolution-ncu-v7.txt"
+  echo "## v10_implicit_gemm"
+  cl_ncu conv_implicit "$metrics" "$bin/v10_implicit_gemm" --n 16384 --mask 3 --channels 128 --batch 16
+  echo "## v9_im2col_gemm: cuBLAS's kernel"
+  cl_ncu gemm "$metrics" "$bin/v9_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
+} > "$results/05-convolution-ncu-implicit.txt"
+cat "$results/05-convolution-ncu-implicit.txt"
 
 # throughput against the mask width, one channel, L = 2^26: the roofline's bend (plotted from the
 # committed file by tests/vs-mask.gp at docs time)
 {
   echo "# 05-convolution, --n 2^26, one channel: GFLOP/s against K, and the roofline each run measured"
-  echo "# K v4_register_tiled v5_shared_taps baseline_cudnn roofline"
+  echo "# K v4_register_tiled v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps baseline_cudnn roofline"
   for mask in 1 3 5 7 11 15 23 31 47 63 95 127 191 255; do
     row="$mask"
     roofline=""
-    for v in v4_register_tiled v5_shared_taps baseline_cudnn; do
+    for v in v4_register_tiled v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps \
+      baseline_cudnn; do
       if [ -x "$bin/$v" ]; then
         csv=$("$bin/$v" --n 2^26 --mask "$mask" --repeat 10 --csv 2>/dev/null | tail -1)
         row="$row $(echo "$csv" | cut -d, -f12)"

@@ -1,0 +1,180 @@
+/**
+ * @file pipeline.cuh
+ * @brief The copy pipeline that v7 and v8 share: a grid that stays resident, each block walking
+ * tiles with a stride of the grid, the next tiles' inputs and taps copied with `cp.async` into
+ * shared-memory stages while the current one is computed.
+ *
+ * A version defines THREADS, PER_THREAD (outputs per thread), TAP_STEP (taps per iteration of its
+ * loop) and STAGES, includes this file, and defines accumulate() and store(): the arithmetic on one
+ * stage and the write of a tile's outputs. Everything else, the same in both, is here.
+ *
+ * A stage is one input channel of one tile: TILE inputs plus the halo, then the taps of that
+ * (output channel, input channel) pair. For its copies to be 16-byte aligned a tile's inputs start
+ * at its first output minus r rounded up to 4; the extra inputs on the left meet `lead` zero taps
+ * put in front of the mask, and the taps are padded with zeros to a multiple of TAP_STEP. Tiles at
+ * the ends of a row, or rows that do not start on a 16-byte boundary, take 4-byte copies and zero
+ * stores instead.
+ */
+#ifndef PIPELINE_CUH
+#define PIPELINE_CUH
+
+#include <cuda_pipeline.h>
+#include <stdint.h>
+
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "conv.h"
+
+#define TILE (THREADS * PER_THREAD) /* outputs per tile */
+
+/** Where a stage's inputs and taps sit, and how a block moves: the same for every block. */
+typedef struct {
+    int channels, mask;
+    int halo;          /**< r rounded up to 4: a tile's inputs start this far left of its outputs */
+    int lead;          /**< halo - r zero taps in front of the mask */
+    int taps;          /**< lead + mask rounded up to TAP_STEP: the taps a tile runs over */
+    int span;          /**< inputs per stage: TILE + taps */
+    size_t length;     /**< L */
+    size_t per_row;    /**< tiles per row */
+    size_t rows;       /**< output rows: batch × channels */
+    size_t row_step;   /**< a grid stride of tiles is this many rows ... */
+    size_t first_step; /**< ... plus this many outputs (carried into the next row past its end) */
+    int channel_step;  /**< ... and this many output channels, modulo C */
+} geometry;
+
+/**
+ * Where a stage is: output row b·C + co, its output channel co, the tile's first output and the
+ * input channel ci. A block moves by a grid stride of tiles with additions only: the 64-bit
+ * divisions that find the row of a tile index are subroutine calls of dozens of instructions, and
+ * in every stage they cost a fifth of a K = 127 tile's work.
+ */
+typedef struct {
+    size_t row, first;
+    int co, ci;
+} position;
+
+static __device__ void accumulate(const float *stage, const geometry *g, float *sum);
+static __device__ void store(float *y, const geometry *g, const position *p, const float *sum);
+
+static __device__ position first_position(const geometry *g)
+{
+    position p;
+    p.row = blockIdx.x / g->per_row;
+    p.first = blockIdx.x % g->per_row * TILE;
+    p.co = (int)(p.row % (size_t)g->channels);
+    p.ci = 0;
+    return p;
+}
+
+/* The next stage: the next input channel, or the first one of the block's next tile. */
+static __device__ void advance(position *p, const geometry *g)
+{
+    if (++p->ci < g->channels)
+        return;
+    p->ci = 0;
+    p->row += g->row_step;
+    p->first += g->first_step;
+    p->co += g->channel_step;
+    if (p->first >= g->per_row * TILE)
+        p->first -= g->per_row * TILE, p->row++, p->co++;
+    if (p->co >= g->channels)
+        p->co -= g->channels;
+}
+
+/* Queues the copies of the stage at @p p (inputs, then taps) into @p stage. */
+static __device__ void copy_stage(float *stage, const float *x, const float *w, const geometry *g,
+                                  const position *p)
+{
+    const float *in = x + (p->row - (size_t)p->co + (size_t)p->ci) * g->length; /* b·C + ci */
+    const long long start = (long long)p->first - g->halo;
+    if (start >= 0 && start + g->span <= (long long)g->length &&
+        ((uintptr_t)(in + start) & 15) == 0) {
+        for (int k = threadIdx.x; k < g->span / 4; k += THREADS)
+            __pipeline_memcpy_async(stage + 4 * k, in + start + 4 * k, 16);
+    } else {
+        for (int k = threadIdx.x; k < g->span; k += THREADS) {
+            const long long at = start + k;
+            if (at >= 0 && at < (long long)g->length)
+                __pipeline_memcpy_async(stage + k, in + at, 4);
+            else
+                stage[k] = 0.0f;
+        }
+    }
+    float *taps = stage + g->span;
+    const float *filter =
+        w + ((size_t)p->co * (size_t)g->channels + (size_t)p->ci) * (size_t)g->mask;
+    for (int k = threadIdx.x; k < g->taps; k += THREADS) {
+        const int j = k - g->lead;
+        if (j >= 0 && j < g->mask)
+            __pipeline_memcpy_async(taps + k, filter + j, 4);
+        else
+            taps[k] = 0.0f;
+    }
+}
+
+/*
+ * STAGES - 1 stages are in flight while one is computed. One barrier per stage suffices: the
+ * copies into a buffer are queued only after the barrier that follows everyone's last read of it.
+ */
+__global__ void __launch_bounds__(THREADS)
+    conv_pipelined(const float *x, const float *w, float *y, geometry g)
+{
+    extern __shared__ float4 stages4[]; /* STAGES × (span inputs, taps taps) */
+    float *const stages = (float *)stages4;
+    const int stage_floats = g.span + g.taps;
+    position copy = first_position(&g), now = copy; /* the stage to copy next; to compute */
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (copy.row < g.rows)
+            copy_stage(stages + s * stage_floats, x, w, &g, &copy);
+        __pipeline_commit();
+        advance(&copy, &g);
+    }
+    float sum[PER_THREAD] = {0.0f};
+    for (int slot = 0; now.row < g.rows; slot = (slot + 1) % STAGES) {
+        __pipeline_wait_prior(STAGES - 2); /* this thread's copies of this stage have landed */
+        __syncthreads(); /* everyone's have, and everyone is done with the previous stage ... */
+        if (copy.row < g.rows) /* ... so its buffer takes the stage STAGES - 1 ahead */
+            copy_stage(stages + (slot + STAGES - 1) % STAGES * stage_floats, x, w, &g, &copy);
+        __pipeline_commit(); /* one group per stage, empty or not, so that the count above holds */
+        advance(&copy, &g);
+        accumulate(stages + slot * stage_floats, &g, sum);
+        if (now.ci == g.channels - 1) {
+            store(y, &g, &now, sum);
+#pragma unroll
+            for (int q = 0; q < PER_THREAD; q++)
+                sum[q] = 0.0f;
+        }
+        advance(&now, &g);
+    }
+}
+
+/* Sets the geometry up and launches one block per resident slot (at most one per tile). */
+static void launch_pipelined(const float *x, const float *w, float *y, const conv_shape *s,
+                             cudaStream_t stream)
+{
+    geometry g;
+    const int r = (s->mask - 1) / 2;
+    g.channels = s->channels;
+    g.mask = s->mask;
+    g.halo = (r + 3) / 4 * 4;
+    g.lead = g.halo - r;
+    g.taps = (g.lead + s->mask + TAP_STEP - 1) / TAP_STEP * TAP_STEP;
+    g.span = TILE + g.taps;
+    g.length = s->length;
+    g.per_row = (s->length + TILE - 1) / TILE;
+    g.rows = (size_t)s->batch * (size_t)s->channels;
+    const size_t shared = STAGES * (size_t)(g.span + g.taps) * sizeof(float);
+    if (shared > 48 * 1024) /* a long mask: more than the default limit (the SM has 228 KB) */
+        CL_CUDA_CHECK(cudaFuncSetAttribute(
+            conv_pipelined, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    size_t blocks = cl_resident_blocks((const void *)conv_pipelined, THREADS, shared);
+    if (blocks > g.per_row * g.rows)
+        blocks = g.per_row * g.rows;
+    g.row_step = blocks / g.per_row;
+    g.first_step = blocks % g.per_row * TILE;
+    g.channel_step = (int)(g.row_step % (size_t)s->channels);
+    conv_pipelined<<<(unsigned)blocks, THREADS, shared, stream>>>(x, w, y, g);
+    CL_LAUNCH_CHECK("conv_pipelined");
+}
+
+#endif
