@@ -6,8 +6,8 @@
  * v6 fills a tile with 4-byte loads, waits at a barrier, computes and stores: inside a block
  * nothing overlaps, and the loads in flight are only those of the blocks that happen to be
  * loading. That is enough while a tile's arithmetic is short (K = 3, 7); at K = 31 the blocks
- * spend longer computing, fewer of them are loading at any time, and v6 falls to three quarters of
- * the copy bandwidth. Here (pipeline.cuh) each block walks tiles with a stride of the grid and
+ * spend longer computing, fewer of them are loading at any time, and v6 falls to 81% of the copy
+ * bandwidth. Here (pipeline.cuh) each block walks tiles with a stride of the grid and
  * keeps two stages of copies in flight while it computes a third: one `cp.async` of 16 bytes (no
  * registers, no shared-memory store instruction) per four inputs, the taps travelling with their
  * tile, one barrier per stage. The arithmetic is v6's; only where its inputs come from changed.
