@@ -4,7 +4,7 @@
 # instructions), the algorithm cuDNN picks for each runner case, the time v9 spends copying
 # against multiplying, v10 against cuBLAS's kernel, memcheck on the seed's unguarded kernel, and
 # the throughput against the mask width. Writes docs/results/05-convolution-{ncu-k127,ncu-direct,
-# cudnn-algos,ncu-im2col,seed-unguarded,ncu-implicit,vs-mask}.txt.
+# cudnn-algos,ncu-im2col,seed-unguarded,ncu-implicit,spread,vs-mask}.txt.
 # usage: 05-convolution/tests/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -89,6 +89,19 @@ done
   cl_ncu gemm "$metrics" "$bin/v9_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
 } > "$results/05-convolution-ncu-implicit.txt"
 cat "$results/05-convolution-ncu-implicit.txt"
+
+# run-to-run spread of the memory-bound goal cases: 8 separate processes each (% of the roofline)
+{
+  echo "# 05-convolution, --n 2^26, one channel: % of the roofline in 8 separate processes each"
+  for i in 1 2 3 4 5 6 7 8; do
+    for run in "v4_register_tiled 7" "v6_contiguous_lanes 7" "v6_contiguous_lanes 31" \
+      "v7_pipelined 31" "v7_pipelined 7"; do
+      set -- $run
+      "$bin/$1" --n 2^26 --mask "$2" --csv 2>/dev/null | tail -1
+    done
+  done | awk -F, '{k = $2 " " $3; v[k] = v[k] " " $16} END {for (k in v) print k ":" v[k]}' | sort
+} > "$results/05-convolution-spread.txt"
+cat "$results/05-convolution-spread.txt"
 
 # throughput against the mask width, one channel, L = 2^26: the roofline's bend (plotted from the
 # committed file by tests/vs-mask.gp at docs time)
