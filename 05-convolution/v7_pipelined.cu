@@ -75,16 +75,3 @@ static __device__ void store(float *y, const geometry *g, const position *p, con
         }
     }
 }
-
-size_t conv_workspace_bytes(const conv_shape *s)
-{
-    (void)s;
-    return 0;
-}
-
-void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void *workspace,
-            cudaStream_t stream)
-{
-    (void)workspace;
-    launch_pipelined(x, w, y, s, stream);
-}
