@@ -1,8 +1,9 @@
 /**
  * @file pieces.cuh
- * @brief The long containers of v8 and v9: the list a first kernel fills with pieces of PIECE
- * floats, and the second kernel, which sums each piece with one warp. Kept out of the version files
- * so that they differ only in how they count the short containers.
+ * @brief The long containers of v8 to v12: the list a first kernel fills with pieces of PIECE
+ * floats (v9 on: one atomic per warp reserves their places), and the second kernel, which sums each
+ * piece with one warp. Kept out of the version files so that they differ only in how they count
+ * the short containers.
  */
 #ifndef PIECES_CUH
 #define PIECES_CUH
@@ -13,15 +14,47 @@
 #include "slots.cuh"
 
 #define BLOCK_SIZE 256
-#define SHORT_MAX  128 /* longer containers are cut into pieces */
-#define PIECE      512 /* floats per piece: one warp, 16 loads per lane */
-#define FULL_MASK  0xffffffffu
+#ifndef SHORT_MAX     /* a version may set its own before including this file */
+#define SHORT_MAX 128 /* longer containers are cut into pieces */
+#endif
+#define PIECE     512 /* floats per piece: one warp, 16 loads per lane */
+#define FULL_MASK 0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
 typedef struct {
     unsigned long long pieces; /* pieces listed so far */
     unsigned blocks_done;      /* the second kernel's blocks that have finished */
 } piece_list;
+
+/* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
+   warp, each lane's share found by a scan. All 32 lanes call it. */
+static __device__ unsigned long long reserve_pieces(piece_list *list, unsigned long long pieces)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned long long inclusive = pieces;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const unsigned long long up = __shfl_up_sync(FULL_MASK, inclusive, offset);
+        if (lane >= offset)
+            inclusive += up;
+    }
+    unsigned long long base = 0;
+    if (lane == 31 && inclusive)
+        base = atomicAdd(&list->pieces, inclusive);
+    return __shfl_sync(FULL_MASK, base, 31) + inclusive - pieces;
+}
+
+/* Lists the pieces of this lane's container of `length` floats (0: a short one, nothing to list),
+   their places reserved with one atomic per warp. All 32 lanes call it. */
+static __device__ void list_pieces(piece_list *list, size_t *piece_container, size_t *piece_first,
+                                   size_t c, size_t length)
+{
+    const size_t pieces = (length + PIECE - 1) / PIECE;
+    if (!__any_sync(FULL_MASK, pieces != 0))
+        return;
+    const unsigned long long first = reserve_pieces(list, pieces);
+    for (size_t k = 0; k < pieces; k++)
+        piece_container[first + k] = c, piece_first[first + k] = first;
+}
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,

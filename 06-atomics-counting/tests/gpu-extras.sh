@@ -35,10 +35,16 @@ done
       echo "## $v, --lengths $lengths"
       cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
-    for v in v8_split_long v9_thread_short; do
+    for v in v8_split_long v9_thread_short v10_staged_short v11_warp_medium v12_vector_walks; do
       echo "## $v, --lengths $lengths: both kernels (short containers, then the pieces)"
       CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
+  done
+  echo "## v10_staged_short, v11_warp_medium, v12_vector_walks, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
+  for v in v10_staged_short v11_warp_medium v12_vector_walks; do
+    echo "## $v"
+    cl_ncu 'count_short' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio" \
+      "$bin/$v" --n 2^24 --lengths powerlaw
   done
   echo "## v7_persistent, --lengths powerlaw: warp stalls per issued instruction"
   cl_ncu 'count_' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active${stalls}" \

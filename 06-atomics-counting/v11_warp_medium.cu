@@ -1,0 +1,97 @@
+/**
+ * @file v11_warp_medium.cu
+ * @brief v11: v10 with the whole warp summing each medium container (33 to SHORT_MAX floats) from
+ * the staged chunk; only containers of up to 32 floats keep a lane's serial walk.
+ *
+ * v10's serial walk makes a warp wait for its longest short container: on the power law a warp's
+ * short containers hold about 330 floats, but the longest of them about 70, so the walk takes 70
+ * steps with 4 or 5 lanes busy. Here a lane walks its own container only up to 32 floats; for each
+ * longer one the 32 lanes read 32 consecutive staged floats per step and reduce with shuffles, and
+ * the owning lane adds the result. A warp then waits at most 32 steps for the walk, and a medium
+ * container costs a few steps of the whole warp instead of holding 31 lanes idle.
+ *
+ * Measured at the lesson's headline case (the lesson page has every case, device and date):
+ * <!-- measured:begin -->
+ * n=2^24 lengths=powerlaw: 0.63414 ms, 1908.28 GB/s, 62.0% of ceiling, 27.890x cub
+ * <!-- measured:end -->
+ */
+#define SHORT_MAX 512 /* the medium path makes containers up to 512 floats cheap */
+#include "pieces.cuh"
+#include "staged.cuh"
+
+#define SERIAL_MAX 32 /* longest container a lane walks alone */
+
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
+                unsigned long long *count, piece_list *list, size_t *piece_container,
+                size_t *piece_first)
+{
+    __shared__ float staged_block[BLOCK_SIZE / 32][PADDED];
+    float *staged = staged_block[threadIdx.x / 32];
+    const unsigned lane = threadIdx.x % 32;
+    const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    size_t begin = 0, end = 0;
+    if (c < n)
+        begin = offsets[c], end = offsets[c + 1];
+    const int is_long = end - begin > SHORT_MAX;
+    const int is_medium = end - begin > SERIAL_MAX;
+    float sum = 0.0f;
+    /* the warp's short containers, as runs of consecutive lanes between long ones (warp-uniform) */
+    unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
+    while (todo) {
+        const int first = __ffs(todo) - 1;
+        const unsigned gaps = ~todo >> first;
+        const int last = gaps ? first + __ffs(gaps) - 2 : 31;
+        const size_t lo = __shfl_sync(FULL_MASK, begin, first);
+        const size_t hi = __shfl_sync(FULL_MASK, end, last);
+        const int in_run = (int)lane >= first && (int)lane <= last;
+        for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
+            stage_chunk_padded(staged, values, base, hi, total);
+            __syncwarp();
+            const size_t start = begin > base ? begin : base;
+            const size_t stop = end < base + CHUNK ? end : base + CHUNK;
+            const int has_floats = in_run && start < stop;
+            if (has_floats && !is_medium)
+                for (unsigned p = (unsigned)(start - base); p < (unsigned)(stop - base); p++)
+                    sum += staged[padded(p)];
+            /* each medium container in this chunk: the 32 lanes together (warp-uniform loop) */
+            for (unsigned medium = __ballot_sync(FULL_MASK, has_floats && is_medium); medium;
+                 medium &= medium - 1) {
+                const int owner = __ffs(medium) - 1;
+                const unsigned from = __shfl_sync(FULL_MASK, (unsigned)(start - base), owner);
+                const unsigned to = __shfl_sync(FULL_MASK, (unsigned)(stop - base), owner);
+                float part = 0.0f;
+                for (unsigned p = from + lane; p < to; p += 32)
+                    part += staged[padded(p)];
+                for (int offset = 16; offset > 0; offset /= 2)
+                    part += __shfl_xor_sync(FULL_MASK, part, offset);
+                if ((int)lane == owner)
+                    sum += part;
+            }
+            __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
+        }
+        todo = last == 31 ? 0 : todo & (~0u << (last + 1));
+    }
+    list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
+    const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
+    if (threadIdx.x == 0 && block_count)
+        atomicAdd(count, (unsigned long long)block_count);
+}
+
+size_t count_workspace_bytes(size_t n, size_t total)
+{
+    (void)n;
+    return piece_workspace_bytes(total);
+}
+
+void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
+                      float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
+{
+    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
+    const piece_workspace w = piece_workspace_at(workspace, total);
+    const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
+        values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
+    CL_LAUNCH_CHECK("count_short");
+    launch_pieces(values, offsets, limit, count, &w, stream);
+}
