@@ -3,11 +3,11 @@
  * @brief v11: v10 with the whole warp summing each medium container (33 to SHORT_MAX floats) from
  * the staged chunk; only containers of up to 32 floats keep a lane's serial walk.
  *
- * v10's serial walk makes a warp wait for its longest short container: on the power law a warp's
- * short containers hold about 330 floats, but the longest of them about 70, so the walk takes 70
- * steps with 4 or 5 lanes busy. Here a lane walks its own container only up to 32 floats; for each
- * longer one the 32 lanes read 32 consecutive staged floats per step and reduce with shuffles, and
- * the owning lane adds the result. A warp then waits at most 32 steps for the walk, and a medium
+ * v10's serial walk makes a warp wait for its longest short container: on the power law (2^24
+ * lengths drawn from the generator's law on the CPU) a warp's short containers hold about 330
+ * floats, the longest of them about 70, so the walk takes 70 steps with 4 or 5 lanes busy. Here a
+ * lane walks its own container only up to 32 floats; for each longer one the 32 lanes read 32
+ * consecutive staged floats per step and reduce with shuffles, and the owning lane adds the result. A warp then waits at most 32 steps for the walk, and a medium
  * container costs a few steps of the whole warp instead of holding 31 lanes idle.
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
