@@ -7,8 +7,9 @@
  * lengths drawn from the generator's law on the CPU) a warp's short containers hold about 330
  * floats, the longest of them about 70, so the walk takes 70 steps with 4 or 5 lanes busy. Here a
  * lane walks its own container only up to 32 floats; for each longer one the 32 lanes read 32
- * consecutive staged floats per step and reduce with shuffles, and the owning lane adds the result. A warp then waits at most 32 steps for the walk, and a medium
- * container costs a few steps of the whole warp instead of holding 31 lanes idle.
+ * consecutive staged floats per step and reduce with shuffles, and the owning lane adds the
+ * result. A warp then waits at most 32 steps for the walk, and a medium container costs a few
+ * steps of the whole warp instead of holding 31 lanes idle.
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
