@@ -1,7 +1,8 @@
 /**
  * @file staged.cuh
  * @brief v10 to v12: a warp's 32 containers read as one run of floats, CHUNK floats at a time, with
- * 16-byte loads, and stored to shared memory padded (v10, v11; v12 swizzles float4s instead).
+ * 16-byte loads, and stored to shared memory padded (v10, v11; v12 swizzles float4s instead); the
+ * runs of a warp's lanes between its long containers.
  */
 #ifndef STAGED_CUH
 #define STAGED_CUH
@@ -28,6 +29,16 @@ static __device__ void load_chunk(float4 part[CHUNK / 128], const float *values,
             part[i] = make_float4(values[j], j + 1 < total ? values[j + 1] : 0.0f,
                                   j + 2 < total ? values[j + 2] : 0.0f, 0.0f);
     }
+}
+
+/* Takes the warp's next run out of `todo` (a mask of lanes): the lanes first..last, which follow
+   one another with no lane missing (a long container ends a run). Warp-uniform. */
+static __device__ void next_run(unsigned *todo, int *first, int *last)
+{
+    *first = __ffs(*todo) - 1;
+    const unsigned gaps = ~*todo >> *first;
+    *last = gaps ? *first + __ffs(gaps) - 2 : 31;
+    *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
 #define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v10 and v11) */

@@ -37,9 +37,8 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     /* the warp's short containers, as runs of consecutive lanes between long ones (warp-uniform) */
     unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
     while (todo) {
-        const int first = __ffs(todo) - 1;
-        const unsigned gaps = ~todo >> first;
-        const int last = gaps ? first + __ffs(gaps) - 2 : 31;
+        int first, last;
+        next_run(&todo, &first, &last);
         const size_t lo = __shfl_sync(FULL_MASK, begin, first);
         const size_t hi = __shfl_sync(FULL_MASK, end, last);
         const int in_run = (int)lane >= first && (int)lane <= last;
@@ -53,7 +52,6 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                     sum += staged[padded(p)];
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
-        todo = last == 31 ? 0 : todo & (~0u << (last + 1));
     }
     list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
     const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
