@@ -3,33 +3,38 @@
 # (ncu's stall reasons for v4 against v5), what v6, v7 and v8 each change (bank conflicts, stalls,
 # instructions), the algorithm cuDNN picks for each runner case, the time v9 spends copying
 # against multiplying, v10 against cuBLAS's kernel, memcheck on the seed's unguarded kernel, and
-# the throughput against the mask width. Writes docs/results/05-convolution-{ncu-k127,ncu-direct,
-# cudnn-algos,ncu-im2col,seed-unguarded,ncu-implicit,spread,vs-mask}.txt.
-# usage: 05-convolution/tests/gpu-extras.sh BUILD_DIR
+# the throughput against the mask width, and the register-bank conflicts of the FFMAs. Writes
+# docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,ncu-im2col,seed-unguarded,
+# ncu-implicit,spread,vs-mask,ffma-banks}.txt.
+# usage: [PARTS="implicit banks ..."] 05-convolution/tests/gpu-extras.sh BUILD_DIR
+# PARTS picks the files to write (k127 direct cudnn im2col seed implicit spread vs-mask banks;
+# default all), so that a run that changed one version need not re-measure the rest.
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/05-convolution"
 source "$(dirname "$0")/../../tools/ncu.sh"
+source "$(dirname "$0")/../../tools/sass.sh"
+parts=" ${PARTS:-k127 direct cudnn im2col seed implicit spread vs-mask banks} "
+part() { [[ "$parts" == *" $1 "* ]]; }
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
 for stall in imc_miss short_scoreboard long_scoreboard barrier mio_throttle; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
-{
+part k127 && {
   cl_ncu_header "--n 2^24 --mask 127 (one channel)"
   for v in v4_register_tiled v5_shared_taps; do
     echo "## $v"
     cl_ncu conv_ "$metrics" "$bin/$v" --n 2^24 --mask 127
   done
-} > "$results/05-convolution-ncu-k127.txt"
-cat "$results/05-convolution-ncu-k127.txt"
+} > "$results/05-convolution-ncu-k127.txt" && cat "$results/05-convolution-ncu-k127.txt"
 
 # v6, v7, v8: each against its predecessor where its change should show (one channel, L = 2^24)
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
 for stall in barrier long_scoreboard short_scoreboard mio_throttle not_selected; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
-{
+part direct && {
   cl_ncu_header "one channel, L = 2^24"
   for run in "v4_register_tiled 7" "v6_contiguous_lanes 7" "v6_contiguous_lanes 31" \
     "v7_pipelined 31" "v7_pipelined 127" "v8_unrolled_taps 127"; do
@@ -37,9 +42,8 @@ done
     echo "## $1 --mask $2"
     cl_ncu conv_ "$metrics" "$bin/$1" --n 2^24 --mask "$2"
   done
-} > "$results/05-convolution-ncu-direct.txt"
-cat "$results/05-convolution-ncu-direct.txt"
-if [ -x "$bin/baseline_cudnn" ]; then
+} > "$results/05-convolution-ncu-direct.txt" && cat "$results/05-convolution-ncu-direct.txt"
+if part cudnn && [ -x "$bin/baseline_cudnn" ]; then
   {
     echo "# the algorithm cudnnFindConvolutionForwardAlgorithm picked (FMA math), per runner case"
     for args in "--n 2^26 --mask 3" "--n 2^26 --mask 7" "--n 2^26 --mask 31" "--n 2^26 --mask 127" \
@@ -52,7 +56,7 @@ if [ -x "$bin/baseline_cudnn" ]; then
 fi
 
 # v9: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
-{
+part im2col && {
   cl_ncu_header "v9_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
   for args in "--n 16384 --mask 7 --channels 64 --batch 16" \
     "--n 16384 --mask 3 --channels 128 --batch 16" "--n 2^24 --mask 7" "--n 2^24 --mask 127"; do
@@ -62,36 +66,35 @@ fi
       --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
       -- "$bin/v9_im2col_gemm" $args --repeat 1 --warmup 0 --no-check
   done
-} > "$results/05-convolution-ncu-im2col.txt"
-cat "$results/05-convolution-ncu-im2col.txt"
+} > "$results/05-convolution-ncu-im2col.txt" && cat "$results/05-convolution-ncu-im2col.txt"
 
 # seed 001's kernel without its bounds test, under memcheck
-{
+part seed && {
   echo "# compute-sanitizer --tool memcheck on seed 001's convolution_1D_basic_kernel (tests/seed_unguarded.cu): 1000 outputs, 4 blocks of 256"
   seed="$build/05-convolution/seed_unguarded" # the top-level build; a lesson built alone: $build/
   [ -x "$seed" ] || seed="$build/seed_unguarded"
   compute-sanitizer --tool memcheck "$seed" 2>&1 |
     grep -E "Invalid|by thread|is out of bounds|ERROR SUMMARY|launched" | sed -E 's/0x[0-9a-f]+/0x.../g' |
     awk '/ERROR SUMMARY|launched/ {print; next} n < 9 {print; n++}'
-} > "$results/05-convolution-seed-unguarded.txt"
-cat "$results/05-convolution-seed-unguarded.txt"
+} > "$results/05-convolution-seed-unguarded.txt" && cat "$results/05-convolution-seed-unguarded.txt"
 
-# v10 against cuBLAS's kernel in v9 on the C = 128, K = 3 layer: issue and stall reasons
+# v10-v12 against cuBLAS's kernel in v9 on the C = 128, K = 3 layer: issue and stall reasons
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
 for stall in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait not_selected math_pipe_throttle; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
-{
+part implicit && {
   cl_ncu_header "--n 16384 --mask 3 --channels 128 --batch 16"
-  echo "## v10_implicit_gemm"
-  cl_ncu conv_implicit "$metrics" "$bin/v10_implicit_gemm" --n 16384 --mask 3 --channels 128 --batch 16
+  for v in v10_implicit_gemm v11_small_tiles v12_fast_index; do
+    echo "## $v"
+    cl_ncu conv_implicit "$metrics" "$bin/$v" --n 16384 --mask 3 --channels 128 --batch 16
+  done
   echo "## v9_im2col_gemm: cuBLAS's kernel"
   cl_ncu gemm "$metrics" "$bin/v9_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
-} > "$results/05-convolution-ncu-implicit.txt"
-cat "$results/05-convolution-ncu-implicit.txt"
+} > "$results/05-convolution-ncu-implicit.txt" && cat "$results/05-convolution-ncu-implicit.txt"
 
 # run-to-run spread of the memory-bound goal cases: 8 separate processes each (% of the roofline)
-{
+part spread && {
   echo "# 05-convolution, --n 2^26, one channel: % of the roofline in 8 separate processes each"
   for i in 1 2 3 4 5 6 7 8; do
     for run in "v4_register_tiled 7" "v6_contiguous_lanes 7" "v6_contiguous_lanes 31" \
@@ -100,12 +103,11 @@ cat "$results/05-convolution-ncu-implicit.txt"
       "$bin/$1" --n 2^26 --mask "$2" --csv 2>/dev/null | tail -1
     done
   done | awk -F, '{k = $2 " " $3; v[k] = v[k] " " $16} END {for (k in v) print k ":" v[k]}' | sort
-} > "$results/05-convolution-spread.txt"
-cat "$results/05-convolution-spread.txt"
+} > "$results/05-convolution-spread.txt" && cat "$results/05-convolution-spread.txt"
 
 # throughput against the mask width, one channel, L = 2^26: the roofline's bend (plotted from the
 # committed file by tests/vs-mask.gp at docs time)
-{
+part vs-mask && {
   echo "# 05-convolution, --n 2^26, one channel: GFLOP/s against K, and the roofline each run measured"
   echo "# K v4_register_tiled v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps baseline_cudnn roofline"
   for mask in 1 3 5 7 11 15 23 31 47 63 95 127 191 255; do
@@ -123,5 +125,24 @@ cat "$results/05-convolution-spread.txt"
     done
     echo "$row $roofline"
   done
-} > "$results/05-convolution-vs-mask.txt"
-cat "$results/05-convolution-vs-mask.txt"
+} > "$results/05-convolution-vs-mask.txt" && cat "$results/05-convolution-vs-mask.txt"
+
+# Why v8 issues on under three quarters of the cycles at K = 127 while the FP32 probe issues on
+# nearly all: register-bank conflicts of the FFMAs (tools/sass.sh), and the stalls ncu counts
+metrics=smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__cycles_active.avg.per_second
+for stall in dispatch_stall not_selected selected barrier short_scoreboard long_scoreboard wait; do
+  metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
+done
+part banks && {
+  echo "# cuobjdump -sass, sm_90: each kernel's FFMAs (static count) and those that read two"
+  echo "# registers of one bank from the register file (tools/sass.sh, cl_sass_ffma_banks)"
+  for v in v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps v10_implicit_gemm v11_small_tiles \
+    v12_fast_index; do
+    cl_sass_ffma_banks "$bin/$v" | grep -v fma_probe | sed "s/^/$v: /"
+  done
+  echo "the FP32 probe (common/cl_ceilings.cu), in every program:"
+  cl_sass_ffma_banks "$bin/v8_unrolled_taps" | grep fma_probe
+  cl_ncu_header "--n 2^26 --mask 127 (one channel)"
+  echo "## v8_unrolled_taps"
+  cl_ncu conv_ "$metrics" "$bin/v8_unrolled_taps" --n 2^26 --mask 127
+} > "$results/05-convolution-ffma-banks.txt" && cat "$results/05-convolution-ffma-banks.txt"
