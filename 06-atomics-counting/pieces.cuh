@@ -56,6 +56,20 @@ static __device__ void list_pieces(piece_list *list, size_t *piece_container, si
         piece_container[first + k] = c, piece_first[first + k] = first;
 }
 
+/* The end of v9-v12's short kernels: this thread's container of `length` floats listed if it is
+   long, the block's short containers over the limit counted by __syncthreads_count, one atomic
+   per block. All threads of the block call it. */
+static __device__ void finish_short(piece_list *list, size_t *piece_container, size_t *piece_first,
+                                    size_t c, size_t n, size_t length, float sum, float limit,
+                                    unsigned long long *count)
+{
+    const int is_long = length > SHORT_MAX;
+    list_pieces(list, piece_container, piece_first, c, is_long ? length : 0);
+    const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
+    if (threadIdx.x == 0 && block_count)
+        atomicAdd(count, (unsigned long long)block_count);
+}
+
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
                  piece_list *list, const size_t *piece_container, const size_t *piece_first,

@@ -2,12 +2,15 @@
  * @file staged.cuh
  * @brief v10 to v12: a warp's 32 containers read as one run of floats, CHUNK floats at a time, with
  * 16-byte loads, and stored to shared memory padded (v10, v11; v12 swizzles float4s instead); the
- * runs of a warp's lanes between its long containers.
+ * runs of a warp's lanes between its long containers; and the host code that launches a version's
+ * short kernel and then the pieces (pieces.cuh).
  */
 #ifndef STAGED_CUH
 #define STAGED_CUH
 
 #include <stddef.h>
+
+#include "pieces.cuh"
 
 #define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
 
@@ -63,6 +66,31 @@ static __device__ void stage_chunk_padded(float *staged, const float *values, si
         staged[padded(p)] = part[i].x, staged[padded(p + 1)] = part[i].y;
         staged[padded(p + 2)] = part[i].z, staged[padded(p + 3)] = part[i].w;
     }
+}
+
+/* v10-v12 each define this kernel (how a warp sums its short containers is their difference);
+   what runs it, and the workspace it needs, are the same for all three. */
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
+                unsigned long long *count, piece_list *list, size_t *piece_container,
+                size_t *piece_first);
+
+size_t count_workspace_bytes(size_t n, size_t total)
+{
+    (void)n;
+    return piece_workspace_bytes(total);
+}
+
+void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
+                      float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
+{
+    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
+    const piece_workspace w = piece_workspace_at(workspace, total);
+    const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
+        values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
+    CL_LAUNCH_CHECK("count_short");
+    launch_pieces(values, offsets, limit, count, &w, stream);
 }
 
 #endif

@@ -71,26 +71,5 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
-    const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
-    if (threadIdx.x == 0 && block_count)
-        atomicAdd(count, (unsigned long long)block_count);
-}
-
-size_t count_workspace_bytes(size_t n, size_t total)
-{
-    (void)n;
-    return piece_workspace_bytes(total);
-}
-
-void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
-                      float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
-{
-    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    const piece_workspace w = piece_workspace_at(workspace, total);
-    const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-        values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
-    CL_LAUNCH_CHECK("count_short");
-    launch_pieces(values, offsets, limit, count, &w, stream);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
 }

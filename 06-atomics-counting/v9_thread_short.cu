@@ -31,10 +31,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     if (!is_long)
         for (size_t j = begin; j < end; j++)
             sum += values[j];
-    list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
-    const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
-    if (threadIdx.x == 0 && block_count)
-        atomicAdd(count, (unsigned long long)block_count);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
 }
 
 size_t count_workspace_bytes(size_t n, size_t total)
