@@ -10,7 +10,7 @@
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 3.00541 ms, 1774.21 Giter/s, 32.4% of ceiling, 2.16x v1
+ * n=2^12 view=boundary maxiter=1024: 3.03122 ms, 1759.11 Giter/s, 32.3% of ceiling, 2.16x v1
  * <!-- measured:end -->
  */
 #include "colour.cuh"

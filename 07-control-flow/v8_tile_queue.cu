@@ -11,7 +11,7 @@
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 1.98630 ms, 2684.50 Giter/s, 49.3% of ceiling, 3.27x v1
+ * n=2^12 view=boundary maxiter=1024: 1.98643 ms, 2684.33 Giter/s, 49.3% of ceiling, 3.29x v1
  * <!-- measured:end -->
  */
 #include "colour.cuh"

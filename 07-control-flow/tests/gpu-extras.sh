@@ -2,8 +2,9 @@
 # Lesson 07's GPU evidence for its page, run by tools/gpu-check.sh after the runner: the slides'
 # claims as kernel pairs (tests/claims.cu), the SASS behind the literal, division and counter
 # claims, registers per version, ncu's threads per instruction (divergence) on both views, and
-# the two pictures. Writes docs/results/07-control-flow-{claims,sass,ncu,registers,reduction}.txt
-# and 07-control-flow-{full,boundary}.pgm.
+# the two pictures, and the lanes a warp keeps busy as modelled from the reference's counts (CPU).
+# Writes docs/results/07-control-flow-{claims,sass,ncu,registers,reduction,lane-model}.txt and
+# 07-control-flow-{full,boundary}.pgm.
 # usage: 07-control-flow/tests/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -51,7 +52,7 @@ metrics=smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.s
 {
   cl_ncu_header "W = 4096, maxiter 1024"
   for view in full boundary; do
-    for v in v3_grid_2d v4_warp_tiles v7_unroll8 v9_lane_refill; do
+    for v in v3_grid_2d v4_warp_tiles v7_unroll8 v9_lane_refill v10_checkpoint; do
       echo "## $v, --view $view"
       cl_ncu mandel_ "$metrics" "$bin/$v" --n 4096 --view "$view"
     done
@@ -62,7 +63,10 @@ for view in full boundary; do
   "$bin/v7_unroll8" --n 400 --view "$view" --repeat 0 --image "$results/07-control-flow-$view.pgm" > /dev/null
 done
 
+# the lanes busy per warp shape, from the escape counts alone (CPU, OpenMP): what balance could give
+"$build/07-control-flow/lane_model" 4096 > "$results/07-control-flow-lane-model.txt"
+
 # the interleaved against the sequential reduction, as 03-reduction measured them (v1, v3)
 awk -F, 'NR == 1 {next} $2 ~ /^v[13]_/ {printf "%s, %s: %s ms, %s %s (%s%% of %s)\n", $2, $3, $10, $12, $13, $16, $15}' \
   "$results/03-reduction.csv" > "$results/07-control-flow-reduction.txt"
-cat "$results"/07-control-flow-{claims,sass,registers,ncu,reduction}.txt
+cat "$results"/07-control-flow-{claims,sass,registers,ncu,reduction,lane-model}.txt
