@@ -3,9 +3,10 @@
  * @brief How many of a warp's 32 lanes the iteration keeps busy, from the reference's escape
  * counts alone (CPU): a warp iterates as long as its slowest pixel, so over a set of warps the
  * busy share is Σ counts / (32 · Σ max count per warp). Printed for the warp shapes the versions
- * use (ncu's threads per instruction should agree), and for an ideal the lesson has not built:
- * warps that drop escaped pixels after each of a few passes and refill from the survivors of the
- * next pass, at no cost. The second bounds what any load balancing can give on the boundary view.
+ * use (ncu's threads per instruction should agree), and for a scheme the lesson has not built:
+ * after each pass of some iterations, the pixels still running are packed into full warps again,
+ * at no cost. That says how much of the idle lanes such re-packing could win back if it were free;
+ * what it costs in instructions is the open question (the page's exercise 2).
  * usage: lane_model [W]   (default 4096; maxiter 1024, both views)
  */
 #include "mandelbrot.h"
