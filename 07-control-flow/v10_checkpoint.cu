@@ -7,7 +7,7 @@
  * start (more tries: no gain). Here the block keeps z after its first half, and the escape test
  * on it runs only in the escaping block: the exact end restarts from the half that escaped, at
  * most 8 single steps as in v7. The checkpoint costs registers (22 against 18), not
- * instructions, since the unrolled body holds z after 8 steps anyway.
+ * instructions in the block, which holds z after 8 steps anyway; its test runs once per pixel.
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
