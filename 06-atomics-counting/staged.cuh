@@ -1,9 +1,10 @@
 /**
  * @file staged.cuh
- * @brief v10 to v12: a warp's 32 containers read as one run of floats, CHUNK floats at a time, with
- * 16-byte loads, and stored to shared memory padded (v10, v11; v12 swizzles float4s instead); the
- * runs of a warp's lanes between its long containers; and the host code that launches a version's
- * short kernel and then the pieces (pieces.cuh).
+ * @brief v10 to v13: a warp's 32 containers read as one run of floats, CHUNK floats at a time, with
+ * 16-byte loads, and stored to shared memory padded (v10, v11; v12 swizzles float4s instead, v13
+ * keeps them in order and stages 384 floats at a time); the runs of a warp's lanes between its long
+ * containers; and the host code that launches a version's short kernel and then the pieces
+ * (pieces.cuh).
  */
 #ifndef STAGED_CUH
 #define STAGED_CUH
@@ -12,7 +13,9 @@
 
 #include "pieces.cuh"
 
+#ifndef CHUNK     /* a version may set its own before including this file */
 #define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
+#endif
 
 /* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
    …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
@@ -68,12 +71,11 @@ static __device__ void stage_chunk_padded(float *staged, const float *values, si
     }
 }
 
-/* v10-v12 each define this kernel (how a warp sums its short containers is their difference);
-   what runs it, and the workspace it needs, are the same for all three. */
-__global__ void __launch_bounds__(BLOCK_SIZE)
-    count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
-                unsigned long long *count, piece_list *list, size_t *piece_container,
-                size_t *piece_first);
+/* v10-v13 each define this kernel, with its launch bounds (how a warp sums its short containers
+   is their difference); what runs it, and the workspace it needs, are the same for all four. */
+__global__ void count_short(const float *values, const size_t *offsets, size_t n, size_t total,
+                            float limit, unsigned long long *count, piece_list *list,
+                            size_t *piece_container, size_t *piece_first);
 
 size_t count_workspace_bytes(size_t n, size_t total)
 {

@@ -13,7 +13,7 @@
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.73333 ms, 1650.18 GB/s, 53.6% of ceiling, 24.163x cub
+ * n=2^24 lengths=powerlaw: 0.73338 ms, 1650.08 GB/s, 53.5% of ceiling, 24.097x cub
  * <!-- measured:end -->
  */
 #include "pieces.cuh"

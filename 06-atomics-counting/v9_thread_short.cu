@@ -12,7 +12,7 @@
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):
  * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.64272 ms, 1882.82 GB/s, 61.0% of ceiling, 27.569x cub
+ * n=2^24 lengths=powerlaw: 0.64440 ms, 1877.91 GB/s, 60.9% of ceiling, 27.425x cub
  * <!-- measured:end -->
  */
 #include "pieces.cuh"
