@@ -1,13 +1,14 @@
 /**
  * @file pipeline.cuh
- * @brief The copy pipeline that v7 and v8 share: a grid that stays resident, each block walking
- * tiles with a stride of the grid, the next tiles' inputs and taps copied with `cp.async` into
- * shared-memory stages while the current one is computed.
+ * @brief The copy pipeline that v7, v8 and v13 share: a grid that stays resident, each block
+ * walking tiles with a stride of the grid, the next tiles' inputs and taps copied with `cp.async`
+ * into shared-memory stages while the current one is computed.
  *
  * A version defines THREADS, PER_THREAD (outputs per thread), TAP_STEP (taps per iteration of its
- * loop) and STAGES, includes this file, and defines accumulate() and store(): the arithmetic on one
- * stage and the write of a tile's outputs. Everything else, the same in both, is here, down to
- * conv1d() itself.
+ * loop) and STAGES, and may define SUMS (its accumulators per thread, PER_THREAD unless it keeps
+ * more than one per output, as v13 does); it includes this file, and defines accumulate() and
+ * store(): the arithmetic on one stage and the write of a tile's outputs. Everything else, the
+ * same in v7, v8 and v13, is here, down to conv1d() itself.
  *
  * A stage is one input channel of one tile: TILE inputs plus the halo, then the taps of that
  * (output channel, input channel) pair. For its copies to be 16-byte aligned a tile's inputs start
@@ -27,6 +28,9 @@
 #include "conv.h"
 
 #define TILE (THREADS * PER_THREAD) /* outputs per tile */
+#ifndef SUMS
+#define SUMS PER_THREAD
+#endif
 
 /** Where a stage's inputs and taps sit, and how a block moves: the same for every block. */
 typedef struct {
@@ -130,7 +134,7 @@ __global__ void __launch_bounds__(THREADS)
         __pipeline_commit();
         advance(&copy, &g);
     }
-    float sum[PER_THREAD] = {0.0f};
+    float sum[SUMS] = {0.0f};
     for (int slot = 0; now.row < g.rows; slot = (slot + 1) % STAGES) {
         __pipeline_wait_prior(STAGES - 2); /* this thread's copies of this stage have landed */
         __syncthreads(); /* everyone's have, and everyone is done with the previous stage ... */
@@ -142,7 +146,7 @@ __global__ void __launch_bounds__(THREADS)
         if (now.ci == g.channels - 1) {
             store(y, &g, &now, sum);
 #pragma unroll
-            for (int q = 0; q < PER_THREAD; q++)
+            for (int q = 0; q < SUMS; q++)
                 sum[q] = 0.0f;
         }
         advance(&now, &g);
