@@ -6,13 +6,8 @@
 #include "cal.h"
 #include "pairwise.h"
 
-#include "cl_ceilings.h"
-#include "cl_check.h"
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_options.h"
-#include "cl_report.h"
-#include "cl_timing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,61 +71,49 @@ int main(int argc, char **argv)
                      "cal is not |x - y|: the brute-force check allows at most "
                      "2^14 (or use --no-check)");
     const size_t input_bytes = cl_buffer_bytes(opt.n_text, opt.n, sizeof(float));
+    cl_require_host_memory(opt.n_text, 2 * input_bytes);
 
-    cl_device_info dev;
-    cl_device_open(opt.device, &dev);
+    cl_bench bench;
+    cl_bench_open(&bench, "01-pairwise", argv[0], &opt);
     const size_t workspace_bytes = pairwise_workspace_bytes(n);
-    cl_require_device_memory(&dev, opt.n_text, 2 * input_bytes + workspace_bytes + sizeof(double));
+    cl_require_device_memory(&bench.dev, opt.n_text,
+                             2 * input_bytes + workspace_bytes + sizeof(double));
 
     float *a = (float *)malloc(input_bytes), *b = (float *)malloc(input_bytes);
-    if (a == NULL || b == NULL) {
-        fprintf(stderr, "--n %s: the inputs do not fit in host memory\n", opt.n_text);
-        return 2;
-    }
+    if (a == NULL || b == NULL)
+        cl_bad_input("n", opt.n_text, "the inputs do not fit in host memory");
     fill_inputs(a, b, n, (input_dist)dist.value, opt.seed);
-
     float *d_a = NULL, *d_b = NULL;
     double *d_sum = NULL;
-    void *d_workspace = NULL;
-    cudaStream_t stream;
-    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CL_CUDA_CHECK(cudaMalloc(&d_a, input_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_b, input_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_sum, sizeof(double)));
-    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
-    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_a, a, input_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_b, b, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_a, d_b, n, d_sum, d_workspace, 0.0L, (input_dist)dist.value};
+    run_args args = {
+        d_a, d_b, n, d_sum, cl_device_alloc_zeroed(workspace_bytes), 0.0L, (input_dist)dist.value};
     const cl_run run = {launch, poison_output, check_output, &args};
 
-    cl_report report;
-    cl_report_begin(&report, "01-pairwise", argv[0], &opt);
-    cl_report_append_case(&report, "dist=%s", cl_choice_name(&dist));
-    report.unit = "Gpairs/s";
-    report.ceiling_name = "FP32 rate";
+    cl_report *report = &bench.report;
+    cl_report_append_case(report, "dist=%s", cl_choice_name(&dist));
+    report->unit = "Gpairs/s";
+    report->ceiling_name = "FP32 rate";
+    report->work = (double)n * (double)n;
+    report->unit_per_second = 1e9;
 
     /* The checked run; the last timed run is checked again after timing. */
     if (opt.check)
         args.ref = CAL_IS_ABS_DIFF ? reference_abs_diff(a, b, n) : reference_brute(a, b, n);
-    cl_run_checked(&report, &run, stream);
     free(a);
     free(b);
-
-    if (opt.repeat > 0) {
-        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        cl_run_timed(&report, &dev, &run, &opt, stream);
-        report.work = (double)n * (double)n;
-        report.unit_per_second = 1e9;
-        /* FMA counted as 2 flops = 1 instruction: instructions/s = GFLOP/s / 2 */
-        report.ceiling = ceilings.fp32_gflops / 2.0 / CAL_FP32_INSTRUCTIONS;
-    }
-    cl_print_report(&report, &dev, opt.csv);
+    cl_bench_check(&bench, &run);
+    const cl_ceilings *ceilings = cl_bench_time(&bench, &run);
+    if (ceilings != NULL) /* FMA counted as 2 flops = 1 instruction: instructions/s = GFLOP/s / 2 */
+        report->ceiling = ceilings->fp32_gflops / 2.0 / CAL_FP32_INSTRUCTIONS;
 
     CL_CUDA_CHECK(cudaFree(d_a));
     CL_CUDA_CHECK(cudaFree(d_b));
     CL_CUDA_CHECK(cudaFree(d_sum));
-    CL_CUDA_CHECK(cudaFree(d_workspace));
-    CL_CUDA_CHECK(cudaStreamDestroy(stream));
-    return report.checked && !report.check.pass ? 1 : 0;
+    CL_CUDA_CHECK(cudaFree(args.workspace));
+    return cl_bench_finish(&bench);
 }

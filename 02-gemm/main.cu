@@ -5,13 +5,8 @@
  */
 #include "gemm.h"
 
-#include "cl_ceilings.h"
-#include "cl_check.h"
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_options.h"
-#include "cl_report.h"
-#include "cl_timing.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -144,23 +139,19 @@ int main(int argc, char **argv)
     const size_t a_bytes = (size_t)m * (size_t)k * sizeof(float);
     const size_t b_bytes = (size_t)k * (size_t)n * sizeof(float);
     const size_t c_bytes = (size_t)m * (size_t)n * sizeof(float);
+    cl_require_host_memory(opt.n_text, a_bytes + b_bytes + c_bytes);
 
-    cl_device_info dev;
-    cl_device_open(opt.device, &dev);
-    cl_require_device_memory(&dev, opt.n_text, a_bytes + b_bytes + c_bytes);
+    cl_bench bench;
+    cl_bench_open(&bench, "02-gemm", argv[0], &opt);
+    cl_require_device_memory(&bench.dev, opt.n_text, a_bytes + b_bytes + c_bytes);
 
     float *a = (float *)malloc(a_bytes), *b = (float *)malloc(b_bytes);
     float *c = (float *)malloc(c_bytes);
-    if (a == NULL || b == NULL || c == NULL) {
-        fprintf(stderr, "--n %s: the matrices do not fit in host memory\n", opt.n_text);
-        return 2;
-    }
+    if (a == NULL || b == NULL || c == NULL)
+        cl_bad_input("n", opt.n_text, "the matrices do not fit in host memory");
     fill_matrix(a, (size_t)m * (size_t)k, opt.seed);
     fill_matrix(b, (size_t)k * (size_t)n, opt.seed + 1);
-
     float *d_a, *d_b, *d_c;
-    cudaStream_t stream;
-    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CL_CUDA_CHECK(cudaMalloc(&d_a, a_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_b, b_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
@@ -169,25 +160,21 @@ int main(int argc, char **argv)
     run_args args = {d_a, d_b, d_c, m, n, k, (semiring)ring.value, a, b, c, opt.seed};
     const cl_run run = {launch, poison_output, check_output, &args};
 
-    cl_report report;
-    cl_report_begin(&report, "02-gemm", argv[0], &opt);
-    cl_report_append_case(&report, "m=%d k=%d %s", m, k, cl_choice_name(&ring));
-
-    /* The checked run; the last timed run is checked again after timing. */
-    cl_run_checked(&report, &run, stream);
-
+    cl_report *report = &bench.report;
+    cl_report_append_case(report, "m=%d k=%d %s", m, k, cl_choice_name(&ring));
     /* 2mnk operations (a multiply and an add, or an add and a min, per term). An FFMA does both
        for +·; min-plus needs an FADD and an FMNMX, so its ceiling is half the FP32 FMA rate. */
-    report.unit = "TFLOP/s";
-    report.ceiling_name = "FP32 rate";
-    if (opt.repeat > 0) {
-        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        cl_run_timed(&report, &dev, &run, &opt, stream);
-        report.work = 2.0 * (double)m * (double)n * (double)k;
-        report.unit_per_second = 1e12;
-        report.ceiling = ceilings.fp32_gflops / 1e3 / (ring.value == SEMIRING_MIN_PLUS ? 2.0 : 1.0);
-    }
-    cl_print_report(&report, &dev, opt.csv);
+    report->unit = "TFLOP/s";
+    report->ceiling_name = "FP32 rate";
+    report->work = 2.0 * (double)m * (double)n * (double)k;
+    report->unit_per_second = 1e12;
+
+    /* The checked run; the last timed run is checked again after timing. */
+    cl_bench_check(&bench, &run);
+    const cl_ceilings *ceilings = cl_bench_time(&bench, &run);
+    if (ceilings != NULL)
+        report->ceiling =
+            ceilings->fp32_gflops / 1e3 / (ring.value == SEMIRING_MIN_PLUS ? 2.0 : 1.0);
     free(a);
     free(b);
     free(c);
@@ -195,6 +182,5 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaFree(d_a));
     CL_CUDA_CHECK(cudaFree(d_b));
     CL_CUDA_CHECK(cudaFree(d_c));
-    CL_CUDA_CHECK(cudaStreamDestroy(stream));
-    return report.checked && !report.check.pass ? 1 : 0;
+    return cl_bench_finish(&bench);
 }

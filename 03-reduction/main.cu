@@ -5,13 +5,8 @@
  */
 #include "reduction.h"
 
-#include "cl_ceilings.h"
-#include "cl_check.h"
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_options.h"
-#include "cl_report.h"
-#include "cl_timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,61 +55,46 @@ int main(int argc, char **argv)
     cl_options_defaults(&opt, 1u << 24);
     cl_parse_options(argc, argv, "Lesson 03: the sum of n floats, checked against a double sum.",
                      &opt, extra, 1);
-
-    const char *n_text = opt.n_text;
     const size_t n = (size_t)opt.n;
-    const size_t input_bytes = cl_buffer_bytes(n_text, opt.n, sizeof(float));
+    const size_t input_bytes = cl_buffer_bytes(opt.n_text, opt.n, sizeof(float));
+    cl_require_host_memory(opt.n_text, input_bytes);
 
-    cl_device_info dev;
-    cl_device_open(opt.device, &dev);
+    cl_bench bench;
+    cl_bench_open(&bench, "03-reduction", argv[0], &opt);
     const size_t workspace_bytes = reduce_workspace_bytes(n);
-    cl_require_device_memory(&dev, n_text, input_bytes + workspace_bytes + sizeof(float));
+    cl_require_device_memory(&bench.dev, opt.n_text, input_bytes + workspace_bytes + sizeof(float));
 
     float *host = (float *)malloc(input_bytes);
-    if (host == NULL) {
-        fprintf(stderr, "--n %s: the inputs do not fit in host memory\n", n_text);
-        return 2;
-    }
+    if (host == NULL)
+        cl_bad_input("n", opt.n_text, "the inputs do not fit in host memory");
     fill_inputs(host, n, (input_dist)dist.value, opt.seed);
-
     float *d_in = NULL, *d_sum = NULL;
-    void *d_workspace = NULL;
-    cudaStream_t stream;
-    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CL_CUDA_CHECK(cudaMalloc(&d_in, input_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_sum, sizeof(float)));
-    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
-    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_in, n, d_sum, d_workspace, 0.0, 0.0, 0};
+    run_args args = {d_in, n, d_sum, cl_device_alloc_zeroed(workspace_bytes), 0.0, 0.0, 0};
     const cl_run run = {launch, poison_output, check_output, &args};
 
-    cl_report report;
-    cl_report_begin(&report, "03-reduction", argv[0], &opt);
-    cl_report_append_case(&report, "dist=%s", cl_choice_name(&dist));
+    cl_report *report = &bench.report;
+    cl_report_append_case(report, "dist=%s", cl_choice_name(&dist));
+    report->unit = "GB/s";
+    report->ceiling_name = "read bandwidth";
+    report->work = (double)input_bytes; /* every input read once; the output is 4 bytes */
+    report->unit_per_second = 1e9;
 
     /* The checked run; the last timed run is checked again after timing. */
     if (opt.check) {
         reference_sum(host, n, &args.ref, &args.ref_abs);
         args.exact = sum_is_exact_in_float(host, n, args.ref_abs);
     }
-    cl_run_checked(&report, &run, stream);
     free(host);
-
-    report.unit = "GB/s";
-    report.ceiling_name = "read bandwidth";
-    if (opt.repeat > 0) {
-        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        cl_run_timed(&report, &dev, &run, &opt, stream);
-        report.work = (double)input_bytes; /* every input read once; the output is 4 bytes */
-        report.unit_per_second = 1e9;
-        report.ceiling = ceilings.read_gbps;
-    }
-    cl_print_report(&report, &dev, opt.csv);
+    cl_bench_check(&bench, &run);
+    const cl_ceilings *ceilings = cl_bench_time(&bench, &run);
+    if (ceilings != NULL)
+        report->ceiling = ceilings->read_gbps;
 
     CL_CUDA_CHECK(cudaFree(d_in));
     CL_CUDA_CHECK(cudaFree(d_sum));
-    CL_CUDA_CHECK(cudaFree(d_workspace));
-    CL_CUDA_CHECK(cudaStreamDestroy(stream));
-    return report.checked && !report.check.pass ? 1 : 0;
+    CL_CUDA_CHECK(cudaFree(args.workspace));
+    return cl_bench_finish(&bench);
 }

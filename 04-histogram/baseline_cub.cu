@@ -14,7 +14,7 @@
  * counters it wraps negative and the kernel writes outside its allocation (2^24 bins on an H100:
  * 163 blocks for n = 1000003, 396 for 2^24 values). The size of its temporary storage tells how
  * many blocks it will run, so this baseline refuses exactly the shapes that overflow, with one line
- * and exit 2 (the runner shows n/a); see the page and tests/cub_many_bins.cu, the reproducer
+ * and exit 2 (the runner shows n/a); see the page and experiments/cub_many_bins.cu, the reproducer
  * without our harness.
  *
  * Measured at the lesson's headline case (the lesson page has every case, device and date):

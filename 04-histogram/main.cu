@@ -5,13 +5,8 @@
  */
 #include "histogram.h"
 
-#include "cl_ceilings.h"
-#include "cl_check.h"
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_options.h"
-#include "cl_report.h"
-#include "cl_timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,61 +92,51 @@ int main(int argc, char **argv)
     const size_t input_bytes =
         cl_buffer_bytes(opt.n_text, opt.n, element_bytes((input_type)type.value));
     const size_t hist_bytes = (size_t)bins * sizeof(unsigned long long);
+    cl_require_host_memory(opt.n_text, input_bytes + 2 * hist_bytes);
 
-    cl_device_info dev;
-    cl_device_open(opt.device, &dev);
+    cl_bench bench;
+    cl_bench_open(&bench, "04-histogram", argv[0], &opt);
     const size_t workspace_bytes = histogram_workspace_bytes(n, bins, (input_type)type.value);
-    cl_require_device_memory(&dev, opt.n_text, input_bytes + hist_bytes + workspace_bytes);
+    cl_require_device_memory(&bench.dev, opt.n_text, input_bytes + hist_bytes + workspace_bytes);
 
     void *host = malloc(input_bytes);
     unsigned long long *ref = (unsigned long long *)malloc(hist_bytes);
     unsigned long long *got = (unsigned long long *)malloc(hist_bytes);
-    if (host == NULL || ref == NULL || got == NULL) {
-        fprintf(stderr, "--n %s: the inputs do not fit in host memory\n", opt.n_text);
-        return 2;
-    }
+    if (host == NULL || ref == NULL || got == NULL)
+        cl_bad_input("n", opt.n_text, "the inputs do not fit in host memory");
     fill_inputs(host, n, (input_type)type.value, bins, (input_dist)dist.value, opt.seed);
-
-    void *d_in = NULL, *d_workspace = NULL;
+    void *d_in = NULL;
     unsigned long long *d_hist = NULL;
-    cudaStream_t stream;
-    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CL_CUDA_CHECK(cudaMalloc(&d_in, input_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_hist, hist_bytes));
-    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
-    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_in, n, (input_type)type.value, bins, d_hist, d_workspace, ref, got};
+    run_args args = {d_in, n,      (input_type)type.value,
+                     bins, d_hist, cl_device_alloc_zeroed(workspace_bytes),
+                     ref,  got};
     const cl_run run = {launch, poison_output, check_output, &args};
 
-    cl_report report;
-    cl_report_begin(&report, "04-histogram", argv[0], &opt);
-    cl_report_append_case(&report, "bins=%u type=%s dist=%s", bins, cl_choice_name(&type),
+    cl_report *report = &bench.report;
+    cl_report_append_case(report, "bins=%u type=%s dist=%s", bins, cl_choice_name(&type),
                           cl_choice_name(&dist));
+    /* Memory-bound: every value read once; the bins are written once (negligible). */
+    report->unit = "Gelem/s";
+    report->ceiling_name = "read bandwidth";
+    report->work = (double)n;
+    report->unit_per_second = 1e9;
 
     /* The checked run; the last timed run is checked again after timing. */
     if (opt.check)
         reference_histogram(host, n, (input_type)type.value, bins, ref);
-    cl_run_checked(&report, &run, stream);
     free(host);
-
-    /* Memory-bound: every value read once; the bins are written once (negligible). */
-    report.unit = "Gelem/s";
-    report.ceiling_name = "read bandwidth";
-    if (opt.repeat > 0) {
-        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        cl_run_timed(&report, &dev, &run, &opt, stream);
-        report.work = (double)n;
-        report.unit_per_second = 1e9;
-        report.ceiling = ceilings.read_gbps / (double)element_bytes((input_type)type.value);
-    }
-    cl_print_report(&report, &dev, opt.csv);
+    cl_bench_check(&bench, &run);
+    const cl_ceilings *ceilings = cl_bench_time(&bench, &run);
+    if (ceilings != NULL)
+        report->ceiling = ceilings->read_gbps / (double)element_bytes((input_type)type.value);
     free(ref);
     free(got);
 
     CL_CUDA_CHECK(cudaFree(d_in));
     CL_CUDA_CHECK(cudaFree(d_hist));
-    CL_CUDA_CHECK(cudaFree(d_workspace));
-    CL_CUDA_CHECK(cudaStreamDestroy(stream));
-    return report.checked && !report.check.pass ? 1 : 0;
+    CL_CUDA_CHECK(cudaFree(args.workspace));
+    return cl_bench_finish(&bench);
 }

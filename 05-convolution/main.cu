@@ -5,14 +5,9 @@
  */
 #include "conv.h"
 
-#include "cl_ceilings.h"
-#include "cl_check.h"
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_options.h"
 #include "cl_random.h"
-#include "cl_report.h"
-#include "cl_timing.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -149,58 +144,58 @@ int main(int argc, char **argv)
     const size_t signal_bytes = cl_buffer_bytes(opt.n_text, opt.n * rows, sizeof(float));
     const size_t weight_bytes =
         (size_t)shape.channels * (size_t)shape.channels * (size_t)shape.mask * sizeof(float);
+    cl_require_host_memory(opt.n_text, 2 * signal_bytes + weight_bytes);
 
-    cl_device_info dev;
-    cl_device_open(opt.device, &dev);
+    cl_bench bench;
+    cl_bench_open(&bench, "05-convolution", argv[0], &opt);
     const size_t workspace_bytes = conv_workspace_bytes(&shape);
-    cl_require_device_memory(&dev, opt.n_text, 2 * signal_bytes + weight_bytes + workspace_bytes);
+    cl_require_device_memory(&bench.dev, opt.n_text,
+                             2 * signal_bytes + weight_bytes + workspace_bytes);
 
     float *x = (float *)malloc(signal_bytes), *y = (float *)malloc(signal_bytes);
     float *w = (float *)malloc(weight_bytes);
-    if (x == NULL || y == NULL || w == NULL) {
-        fprintf(stderr, "--n %s: the signals do not fit in host memory\n", opt.n_text);
-        return 2;
-    }
+    if (x == NULL || y == NULL || w == NULL)
+        cl_bad_input("n", opt.n_text, "the signals do not fit in host memory");
     fill_inputs(x, signal_bytes / sizeof(float), (input_dist)dist.value, opt.seed);
     fill_inputs(w, weight_bytes / sizeof(float), (input_dist)dist.value, opt.seed + 1);
-
     float *d_x, *d_w, *d_y;
-    void *d_workspace;
-    cudaStream_t stream;
-    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CL_CUDA_CHECK(cudaMalloc(&d_x, signal_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_y, signal_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_w, weight_bytes));
-    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
-    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_x, x, signal_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_w, w, weight_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_x, d_w, d_y, shape, d_workspace, x, w, y, dist.value == DIST_INT, opt.seed};
+    run_args args = {d_x,
+                     d_w,
+                     d_y,
+                     shape,
+                     cl_device_alloc_zeroed(workspace_bytes),
+                     x,
+                     w,
+                     y,
+                     dist.value == DIST_INT,
+                     opt.seed};
     const cl_run run = {launch, poison_output, check_output, &args};
 
-    cl_report report;
-    cl_report_begin(&report, "05-convolution", argv[0], &opt);
-    cl_report_append_case(&report, "mask=%d channels=%d batch=%d", shape.mask, shape.channels,
+    cl_report *report = &bench.report;
+    cl_report_append_case(report, "mask=%d channels=%d batch=%d", shape.mask, shape.channels,
                           shape.batch);
-
-    /* The checked run; the last timed run is checked again after timing. */
-    cl_run_checked(&report, &run, stream);
-
     /* 2 C K flops per output; the fewest bytes are x read once, y written once, w read once. The
        binding ceiling is the roofline: the FP32 rate, or the copy bandwidth times flops per byte,
        whichever is lower (memory-bound for small C K, compute-bound for large). */
-    report.unit = "GFLOP/s";
-    report.ceiling_name = "roofline";
-    if (opt.repeat > 0) {
-        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        cl_run_timed(&report, &dev, &run, &opt, stream);
-        report.work = 2.0 * (double)rows * (double)shape.length * shape.channels * shape.mask;
-        report.unit_per_second = 1e9;
+    report->unit = "GFLOP/s";
+    report->ceiling_name = "roofline";
+    report->work = 2.0 * (double)rows * (double)shape.length * shape.channels * shape.mask;
+    report->unit_per_second = 1e9;
+
+    /* The checked run; the last timed run is checked again after timing. */
+    cl_bench_check(&bench, &run);
+    const cl_ceilings *ceilings = cl_bench_time(&bench, &run);
+    if (ceilings != NULL) {
         const double bytes = 2.0 * (double)signal_bytes + (double)weight_bytes;
-        const double memory_bound = ceilings.copy_gbps * report.work / bytes;
-        report.ceiling = memory_bound < ceilings.fp32_gflops ? memory_bound : ceilings.fp32_gflops;
+        const double memory_bound = ceilings->copy_gbps * report->work / bytes;
+        report->ceiling =
+            memory_bound < ceilings->fp32_gflops ? memory_bound : ceilings->fp32_gflops;
     }
-    cl_print_report(&report, &dev, opt.csv);
     free(x);
     free(y);
     free(w);
@@ -208,7 +203,6 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaFree(d_x));
     CL_CUDA_CHECK(cudaFree(d_y));
     CL_CUDA_CHECK(cudaFree(d_w));
-    CL_CUDA_CHECK(cudaFree(d_workspace));
-    CL_CUDA_CHECK(cudaStreamDestroy(stream));
-    return report.checked && !report.check.pass ? 1 : 0;
+    CL_CUDA_CHECK(cudaFree(args.workspace));
+    return cl_bench_finish(&bench);
 }

@@ -5,13 +5,8 @@
  */
 #include "counting.h"
 
-#include "cl_ceilings.h"
-#include "cl_check.h"
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_options.h"
-#include "cl_report.h"
-#include "cl_timing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -109,90 +104,78 @@ int main(int argc, char **argv)
     /* a first estimate (exact for fixed lengths) refuses sizes that cannot fit before any host
        allocation: 8 bytes of offset and mean floats per container */
     const size_t estimate = cl_buffer_bytes(opt.n_text, opt.n + 1, 8 + 4 * mean);
+    cl_require_host_memory(opt.n_text, estimate);
 
-    cl_device_info dev;
-    cl_device_open(opt.device, &dev);
-    cl_require_device_memory(&dev, opt.n_text, estimate);
+    cl_bench bench;
+    cl_bench_open(&bench, "06-atomics-counting", argv[0], &opt);
+    cl_require_device_memory(&bench.dev, opt.n_text, estimate);
 
     size_t *offsets = (size_t *)malloc((n + 1) * sizeof *offsets);
-    if (offsets == NULL) {
-        fprintf(stderr, "--n %s: the offsets do not fit in host memory\n", opt.n_text);
-        return 2;
-    }
+    if (offsets == NULL)
+        cl_bad_input("n", opt.n_text, "the offsets do not fit in host memory");
     const uint64_t total = fill_offsets(offsets, n, (length_dist)lengths.value, mean, opt.seed);
     const size_t value_bytes = cl_buffer_bytes(opt.n_text, total, sizeof(float));
     const size_t offset_bytes = (n + 1) * sizeof *offsets;
     const size_t workspace_bytes = count_workspace_bytes(n, total);
-    cl_require_device_memory(&dev, opt.n_text, value_bytes + offset_bytes + workspace_bytes);
+    cl_require_device_memory(&bench.dev, opt.n_text, value_bytes + offset_bytes + workspace_bytes);
     float *values = (float *)malloc(value_bytes ? value_bytes : 1);
-    if (values == NULL) {
-        fprintf(stderr, "--n %s: the values do not fit in host memory\n", opt.n_text);
-        return 2;
-    }
+    if (values == NULL)
+        cl_bad_input("n", opt.n_text, "the values do not fit in host memory");
     fill_values(values, total, (value_dist)dist.value, opt.seed);
-
     float *d_values = NULL;
     size_t *d_offsets = NULL;
     unsigned long long *d_count = NULL;
-    void *d_workspace = NULL;
-    cudaStream_t stream;
-    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CL_CUDA_CHECK(cudaMalloc(&d_values, value_bytes ? value_bytes : 1));
     CL_CUDA_CHECK(cudaMalloc(&d_offsets, offset_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_count, sizeof *d_count));
-    CL_CUDA_CHECK(cudaMalloc(&d_workspace, workspace_bytes ? workspace_bytes : 1));
-    CL_CUDA_CHECK(cudaMemset(d_workspace, 0, workspace_bytes ? workspace_bytes : 1));
     CL_CUDA_CHECK(cudaMemcpy(d_values, values, value_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_offsets, offsets, offset_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_values, d_offsets, n, total, limit, d_count, d_workspace, {0, 0, 0}, 0};
+    run_args args = {
+        d_values,  d_offsets, n, total, limit, d_count, cl_device_alloc_zeroed(workspace_bytes),
+        {0, 0, 0}, 0};
     const cl_run run = {launch, poison_output, check_output, &args};
 
-    cl_report report;
-    cl_report_begin(&report, "06-atomics-counting", argv[0], &opt);
-    cl_report_append_case(&report, "lengths=%s", cl_choice_name(&lengths));
+    cl_report *report = &bench.report;
+    cl_report_append_case(report, "lengths=%s", cl_choice_name(&lengths));
     if (mean != 16)
-        cl_report_append_case(&report, "mean=%llu", (unsigned long long)mean);
+        cl_report_append_case(report, "mean=%llu", (unsigned long long)mean);
     if (dist.value != DIST_REAL)
-        cl_report_append_case(&report, "dist=%s", cl_choice_name(&dist));
+        cl_report_append_case(report, "dist=%s", cl_choice_name(&dist));
     if (limit != 8.0f)
-        cl_report_append_case(&report, "limit=%g", (double)limit);
+        cl_report_append_case(report, "limit=%g", (double)limit);
+    /* Memory-bound: every float and every offset is read once; one count is written. */
+    const double input_bytes = (double)value_bytes + (double)offset_bytes;
+    report->unit = "GB/s";
+    report->ceiling_name = "read bandwidth";
+    report->work = input_bytes;
+    report->unit_per_second = 1e9;
 
     /* The checked run; the last timed run is checked again after timing. */
     if (opt.check)
         args.ref = count_reference(values, offsets, n, limit, dist.value == DIST_INT);
     else
         args.ref.longest = 0;
-    cl_run_checked(&report, &run, stream);
     free(values);
     free(offsets);
-
-    /* Memory-bound: every float and every offset is read once; one count is written. */
-    const double input_bytes = (double)value_bytes + (double)offset_bytes;
-    report.unit = "GB/s";
-    report.ceiling_name = "read bandwidth";
-    if (opt.repeat > 0) {
-        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        cl_run_timed(&report, &dev, &run, &opt, stream);
-        report.work = input_bytes;
-        report.unit_per_second = 1e9;
-        report.ceiling = ceilings.read_gbps;
-    }
-    cl_print_report(&report, &dev, opt.csv);
-    if (!opt.csv) {
-        printf("  input  %zu containers, %llu floats (mean %.2f), %.3g GB with the offsets\n", n,
-               (unsigned long long)total, (double)total / (double)n, input_bytes * 1e-9);
-        if (report.checked)
-            printf("  count  %llu; the reference: %zu surely over the limit, %zu within rounding "
-                   "of it, longest container %zu floats\n",
-                   args.got, args.ref.sure, args.ref.ambiguous, args.ref.longest);
-        if (report.timing.repeats > 0)
-            printf("  rate   %.2f Gcontainers/s\n", (double)n / report.timing.median_ms * 1e-6);
-    }
+    cl_bench_check(&bench, &run);
+    const cl_ceilings *ceilings = cl_bench_time(&bench, &run);
+    if (ceilings != NULL)
+        report->ceiling = ceilings->read_gbps;
+    cl_report_note(report,
+                   "  input  %zu containers, %llu floats (mean %.2f), %.3g GB with the offsets", n,
+                   (unsigned long long)total, (double)total / (double)n, input_bytes * 1e-9);
+    if (report->checked)
+        cl_report_note(report,
+                       "  count  %llu; the reference: %zu surely over the limit, %zu within "
+                       "rounding of it, longest container %zu floats",
+                       args.got, args.ref.sure, args.ref.ambiguous, args.ref.longest);
+    if (report->timing.repeats > 0)
+        cl_report_note(report, "  rate   %.2f Gcontainers/s",
+                       (double)n / report->timing.median_ms * 1e-6);
 
     CL_CUDA_CHECK(cudaFree(d_values));
     CL_CUDA_CHECK(cudaFree(d_offsets));
     CL_CUDA_CHECK(cudaFree(d_count));
-    CL_CUDA_CHECK(cudaFree(d_workspace));
-    CL_CUDA_CHECK(cudaStreamDestroy(stream));
-    return report.checked && !report.check.pass ? 1 : 0;
+    CL_CUDA_CHECK(cudaFree(args.workspace));
+    return cl_bench_finish(&bench);
 }

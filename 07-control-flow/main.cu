@@ -6,14 +6,10 @@
  */
 #include "mandelbrot.h"
 
-#include "cl_ceilings.h"
-#include "cl_check.h"
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_options.h"
-#include "cl_report.h"
-#include "cl_timing.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,12 +125,20 @@ int main(int argc, char **argv)
     const size_t pixels = (size_t)width * width;
     const size_t output_bytes =
         cl_buffer_bytes(opt.n_text, pixels, sizeof(unsigned) + sizeof(float));
+    cl_require_host_memory(opt.n_text, output_bytes);
+    if (image_path !=
+        NULL) { /* a picture that cannot be written is bad input, found before the run */
+        FILE *image = fopen(image_path, "ab");
+        if (image == NULL)
+            cl_bad_input("image", image_path, strerror(errno));
+        fclose(image);
+    }
 
-    cl_device_info dev;
-    cl_device_open(opt.device, &dev);
+    cl_bench bench;
+    cl_bench_open(&bench, "07-control-flow", argv[0], &opt);
     const mandel_params params = mandel_view_params((mandel_view)view.value, width, maxiter);
     const size_t workspace_bytes = mandel_workspace_bytes(&params);
-    cl_require_device_memory(&dev, opt.n_text, output_bytes + workspace_bytes);
+    cl_require_device_memory(&bench.dev, opt.n_text, output_bytes + workspace_bytes);
 
     run_args args;
     memset(&args, 0, sizeof args);
@@ -142,53 +146,40 @@ int main(int argc, char **argv)
     args.pixels = pixels;
     args.host_counts = (unsigned *)malloc(pixels * sizeof(unsigned));
     args.host_smooth = (float *)malloc(pixels * sizeof(float));
-    if (args.host_counts == NULL || args.host_smooth == NULL) {
-        fprintf(stderr, "--n %s: the image does not fit in host memory\n", opt.n_text);
-        return 2;
-    }
-    cudaStream_t stream;
-    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    if (args.host_counts == NULL || args.host_smooth == NULL)
+        cl_bad_input("n", opt.n_text, "the image does not fit in host memory");
     CL_CUDA_CHECK(cudaMalloc(&args.counts, pixels * sizeof(unsigned)));
     CL_CUDA_CHECK(cudaMalloc(&args.smooth, pixels * sizeof(float)));
-    CL_CUDA_CHECK(cudaMalloc(&args.workspace, workspace_bytes ? workspace_bytes : 1));
-    CL_CUDA_CHECK(cudaMemset(args.workspace, 0, workspace_bytes ? workspace_bytes : 1));
+    args.workspace = cl_device_alloc_zeroed(workspace_bytes);
     const cl_run run = {launch, poison_output, check_output, &args};
 
-    cl_report report;
-    cl_report_begin(&report, "07-control-flow", argv[0], &opt);
-    cl_report_append_case(&report, "view=%s maxiter=%u", cl_choice_name(&view), maxiter);
-    report.unit = "Giter/s";
-    report.ceiling_name = "FP32 rate / 6";
+    cl_report *report = &bench.report;
+    cl_report_append_case(report, "view=%s maxiter=%u", cl_choice_name(&view), maxiter);
+    report->unit = "Giter/s";
+    report->ceiling_name = "FP32 rate / 6";
+    report->unit_per_second = 1e9;
 
     /* The checked run; the last timed run is checked again after timing. */
-    cl_run_checked(&report, &run, stream);
-    if (opt.repeat > 0) {
-        const cl_ceilings ceilings = cl_measure_ceilings(&dev);
-        cl_run_timed(&report, &dev, &run, &opt, stream);
-        report.unit_per_second = 1e9;
-        /* FMA counted as 2 flops = 1 instruction: instructions/s = GFLOP/s / 2 */
-        report.ceiling = ceilings.fp32_gflops / 2.0 / FP32_INSTRUCTIONS_PER_ITERATION;
-    }
+    cl_bench_check(&bench, &run);
+    const cl_ceilings *ceilings = cl_bench_time(&bench, &run);
+    if (ceilings != NULL) /* FMA counted as 2 flops = 1 instruction: instructions/s = GFLOP/s / 2 */
+        report->ceiling = ceilings->fp32_gflops / 2.0 / FP32_INSTRUCTIONS_PER_ITERATION;
     if (!opt.check) { /* no reference: the work is what this version counted, in its last run */
         if (opt.repeat == 0)
-            launch(&args, stream);
-        copy_back(&args, stream);
+            launch(&args, bench.stream);
+        copy_back(&args, bench.stream);
         for (size_t i = 0; i < pixels; i++)
             args.iterations += args.host_counts[i];
     }
-    report.work = args.iterations;
+    report->work = args.iterations;
     /* the picture of the last run, which was checked (or, under --no-check, copied back above) */
-    if (image_path != NULL && mandel_write_pgm(image_path, width, maxiter, args.host_smooth) != 0) {
-        fprintf(stderr, "--image %s: cannot write the file\n", image_path);
-        return 2;
-    }
-    cl_print_report(&report, &dev, opt.csv);
+    if (image_path != NULL && mandel_write_pgm(image_path, width, maxiter, args.host_smooth) != 0)
+        cl_bad_input("image", image_path, "cannot write the file");
 
     CL_CUDA_CHECK(cudaFree(args.counts));
     CL_CUDA_CHECK(cudaFree(args.smooth));
     CL_CUDA_CHECK(cudaFree(args.workspace));
-    CL_CUDA_CHECK(cudaStreamDestroy(stream));
     free(args.host_counts);
     free(args.host_smooth);
-    return report.checked && !report.check.pass ? 1 : 0;
+    return cl_bench_finish(&bench);
 }

@@ -77,7 +77,7 @@ endfunction()
 #   REFUSED stem/case "regex" ...      a gpu test case that this program must refuse (exit 2,
 #                                      one line matching regex): a library's limit, say
 #   EXCLUDE file.cu ...                v*/baseline_* files not to build (a library not found)
-#   NO_MEMORY_LIMIT_TEST               the lesson caps --n below any device's memory (no such test))
+#   NO_MEMORY_LIMIT_TEST               the lesson caps --n below any machine's memory (no such test)
 # Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
@@ -189,9 +189,11 @@ function(cuda_lessons_add_lesson)
   # these two need a device to get past device selection
   _cl_add_expect_test(${t}/device-out-of-range 2 "--device 999: no such device" LABEL gpu
                       COMMAND ${p} --device 999)
+  # a size no machine's memory holds is bad input before any device is looked for, so this runs
+  # anywhere (the device's own limit, checked next, is cl_fits_device_memory: a unit test)
   if(NOT L_NO_MEMORY_LIMIT_TEST)
-    _cl_add_expect_test(${t}/does-not-fit 2 "--n 2\\^40: needs .* of device memory.* free"
-                        LABEL gpu COMMAND ${p} --n 2^40)
+    _cl_add_expect_test(${t}/does-not-fit 2 "^[a-z0-9_]+: --n 2\\^40: needs .* of host memory"
+                        LABEL cpu COMMAND ${p} --n 2^40)
   endif()
   set(bad ${L_BAD_INPUTS})
   while(bad)

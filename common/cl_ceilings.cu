@@ -5,8 +5,8 @@
  */
 #include "cl_ceilings.h"
 
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_timing.h"
 
 #include <stddef.h>
 
@@ -95,8 +95,9 @@ static void launch_fma(void *context, cudaStream_t stream)
     CL_LAUNCH_CHECK("fma_probe");
 }
 
-cl_ceilings cl_measure_ceilings(const cl_device_info *dev)
+cl_ceilings cl_measure_ceilings(cl_bench *b)
 {
+    const cl_device_info *dev = &b->dev;
     cl_ceilings c;
     size_t free_bytes = 0, total_bytes = 0;
     CL_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -112,13 +113,13 @@ cl_ceilings cl_measure_ceilings(const cl_device_info *dev)
     const unsigned blocks_per_sm = (unsigned)(dev->max_threads_per_sm / PROBE_BLOCK);
     probe_args args = {(const float4 *)buffer, bytes / sizeof(float4), sink,
                        (unsigned)dev->sm_count * (blocks_per_sm ? blocks_per_sm : 1)};
-    const cl_timing read = cl_time_launches(dev, launch_read, &args, 2, 10, NULL);
+    const cl_timing read = cl_time_launches(b, launch_read, &args, 2, 10, NULL);
     c.read_gbps = (double)bytes / (read.median_ms * 1e6);
 
-    const cl_timing copy = cl_time_launches(dev, launch_copy, &args, 2, 10, NULL);
+    const cl_timing copy = cl_time_launches(b, launch_copy, &args, 2, 10, NULL);
     c.copy_gbps = (double)bytes / (copy.median_ms * 1e6); /* half read, half written */
 
-    const cl_timing fma = cl_time_launches(dev, launch_fma, &args, 2, 10, NULL);
+    const cl_timing fma = cl_time_launches(b, launch_fma, &args, 2, 10, NULL);
     const double flops = 2.0 * FMA_CHAINS * FMA_ITERATIONS * (double)args.blocks * PROBE_BLOCK;
     c.fp32_gflops = flops / (fma.median_ms * 1e6);
 

@@ -6,6 +6,7 @@
 #define CL_CEILINGS_H
 
 #include "cl_device.h"
+#include "cl_timing.h"
 
 #include <cuda_runtime_api.h>
 #include <stddef.h>
@@ -22,13 +23,14 @@ typedef struct {
 } cl_ceilings;
 
 /**
- * Measures the ceilings (about 0.2 s): the read probe streams min(1 GiB, free/4) bytes with
- * 16-byte loads; the copy probe copies half of that buffer into the other half (bytes read plus
- * bytes written); the FMA probe runs 8 independent FMA chains per thread on a full grid for ~9 ms
- * per run, as long as the FP32-bound kernels it is compared with, so both see the same clocks. Each
- * is the median of 10 timed runs, the statistic the lessons report for their own times.
+ * Measures the ceilings (about 0.2 s) with the bench's stream, events and flush: the read probe
+ * streams min(1 GiB, free/4) bytes with 16-byte loads; the copy probe copies half of that buffer
+ * into the other half (bytes read plus bytes written); the FMA probe runs 8 independent FMA chains
+ * per thread on a full grid for ~9 ms per run, as long as the FP32-bound kernels it is compared
+ * with, so both see the same clocks. Each is the median of 10 timed runs, the statistic the lessons
+ * report for their own times.
  */
-cl_ceilings cl_measure_ceilings(const cl_device_info *dev);
+cl_ceilings cl_measure_ceilings(cl_bench *b);
 
 /**
  * Queues the read probe alone: @p bytes (a multiple of 16) of @p buffer read with 16-byte loads by

@@ -5,6 +5,7 @@
 #include "cl_device.h"
 
 #include "cl_cuda_check.h"
+#include "cl_options.h"
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 void cl_cuda_check_(cudaError_t err, const char *call, const char *file, int line)
 {
@@ -38,9 +40,10 @@ void cl_device_open(int index, cl_device_info *info)
         exit(77);
     }
     if (index >= count) {
-        fprintf(stderr, "--device %d: no such device (%d found, indices 0 to %d)\n", index, count,
-                count - 1);
-        exit(2);
+        char text[16], why[64];
+        snprintf(text, sizeof text, "%d", index);
+        snprintf(why, sizeof why, "no such device (%d found, indices 0 to %d)", count, count - 1);
+        cl_bad_input("device", text, why);
     }
     CL_CUDA_CHECK(cudaSetDevice(index));
     struct cudaDeviceProp prop;
@@ -131,38 +134,69 @@ size_t cl_resident_blocks(const void *kernel, int threads, size_t shared_bytes)
 
 void cl_format_bytes(size_t bytes, char *out, size_t out_len)
 {
-    const double b = (double)bytes;
-    if (b >= 1024.0 * 1024 * 1024)
-        snprintf(out, out_len, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+    const double b = (double)bytes, gib = 1024.0 * 1024 * 1024;
+    if (b >= 1024.0 * gib)
+        snprintf(out, out_len, "%.2f TiB", b / (1024.0 * gib));
+    else if (b >= gib)
+        snprintf(out, out_len, "%.2f GiB", b / gib);
     else if (b >= 1024.0 * 1024)
         snprintf(out, out_len, "%.2f MiB", b / (1024.0 * 1024));
     else
         snprintf(out, out_len, "%zu bytes", bytes);
 }
 
-void cl_require_device_memory(const cl_device_info *info, const char *n_text, size_t bytes)
+int cl_fits_device_memory(size_t bytes, size_t free_bytes, const char *device_name, char *why,
+                          size_t why_len)
 {
     /* Keep a margin for the L2-flush buffer, the ceiling probes and the runtime itself. */
     const size_t margin = (size_t)256 << 20;
-    if (bytes <= info->free_bytes && info->free_bytes - bytes >= margin)
-        return;
+    if (bytes <= free_bytes && free_bytes - bytes >= margin)
+        return 1;
     char need[32], have[32];
     cl_format_bytes(bytes, need, sizeof need);
-    cl_format_bytes(info->free_bytes, have, sizeof have);
-    fprintf(stderr,
-            "--n %s: needs %s of device memory (plus 256 MiB of working room), %s free on %s\n",
-            n_text, need, have, info->name);
-    exit(2);
+    cl_format_bytes(free_bytes, have, sizeof have);
+    snprintf(why, why_len,
+             "needs %s of device memory (plus 256 MiB of working room), %s free on %s", need, have,
+             device_name);
+    return 0;
+}
+
+void cl_require_device_memory(const cl_device_info *info, const char *n_text, size_t bytes)
+{
+    char why[384];
+    if (!cl_fits_device_memory(bytes, info->free_bytes, info->name, why, sizeof why))
+        cl_bad_input("n", n_text, why);
+}
+
+void cl_require_host_memory(const char *n_text, size_t bytes)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_bytes <= 0)
+        return; /* unknown: the allocations will tell */
+    const double installed = (double)pages * (double)page_bytes;
+    if ((double)bytes <= installed)
+        return;
+    char need[32], have[32], why[128];
+    cl_format_bytes(bytes, need, sizeof need);
+    cl_format_bytes((size_t)installed, have, sizeof have);
+    snprintf(why, sizeof why, "needs %s of host memory, this machine has %s", need, have);
+    cl_bad_input("n", n_text, why);
 }
 
 size_t cl_buffer_bytes(const char *n_text, unsigned long long count, size_t elem_bytes)
 {
     size_t bytes;
-    if (count > SIZE_MAX || __builtin_mul_overflow((size_t)count, elem_bytes, &bytes)) {
-        fprintf(stderr, "--n %s: too large, the buffers would need more than 2^64 bytes\n", n_text);
-        exit(2);
-    }
+    if (count > SIZE_MAX || __builtin_mul_overflow((size_t)count, elem_bytes, &bytes))
+        cl_bad_input("n", n_text, "too large, the buffers would need more than 2^64 bytes");
     return bytes;
+}
+
+void *cl_device_alloc_zeroed(size_t bytes)
+{
+    void *p = NULL;
+    CL_CUDA_CHECK(cudaMalloc(&p, bytes ? bytes : 1));
+    CL_CUDA_CHECK(cudaMemset(p, 0, bytes ? bytes : 1));
+    return p;
 }
 
 void cl_today(char *out, size_t out_len)

@@ -35,16 +35,35 @@ typedef struct {
 void cl_device_open(int index, cl_device_info *info);
 
 /**
- * Exits 2 with "--n VALUE: needs X of device memory, Y free" when @p bytes (all buffers of the run)
- * do not fit in the device's free memory. @p n_text is the size as the user wrote it.
+ * Whether @p bytes (all buffers of the run) fit in @p free_bytes of device memory with room to
+ * spare for the flush, the ceiling probes and the runtime; if not, writes the reason
+ * ("needs X of device memory ..., Y free on DEVICE") into @p why and returns 0.
+ */
+int cl_fits_device_memory(size_t bytes, size_t free_bytes, const char *device_name, char *why,
+                          size_t why_len);
+
+/**
+ * Exits 2 with "program: --n VALUE: needs X of device memory ..., Y free on DEVICE" when @p bytes
+ * do not fit (cl_fits_device_memory()). @p n_text is the size as the user wrote it.
  */
 void cl_require_device_memory(const cl_device_info *info, const char *n_text, size_t bytes);
 
 /**
- * Returns @p count × @p elem_bytes, or exits 2 with "--n VALUE: the buffers would need more than
- * 2^64 bytes" when the product overflows size_t.
+ * Exits 2 with "program: --n VALUE: needs X of host memory, this machine has Y" when @p bytes
+ * (the inputs and outputs the harness keeps on the host) exceed the machine's physical memory.
+ * Needs no device: a harness calls it before cl_device_open(), so that a size no machine of this
+ * kind can run is refused as bad input even where there is no GPU.
+ */
+void cl_require_host_memory(const char *n_text, size_t bytes);
+
+/**
+ * Returns @p count × @p elem_bytes, or exits 2 with "program: --n VALUE: too large, the buffers
+ * would need more than 2^64 bytes" when the product overflows size_t.
  */
 size_t cl_buffer_bytes(const char *n_text, unsigned long long count, size_t elem_bytes);
+
+/** cudaMalloc of @p bytes (at least 1), set to zero: a version's workspace. */
+void *cl_device_alloc_zeroed(size_t bytes);
 
 /**
  * The one line that says why nothing can run here, for the error @p err of cudaGetDeviceCount()

@@ -52,8 +52,7 @@ void cl_l2_flush(const cl_l2_flusher *f, int pass, cudaStream_t stream)
 
 void cl_l2_flusher_free(cl_l2_flusher *f)
 {
-    /* runs at exit, where an error has nobody left to report to */
-    cudaFree(f->dirty);
-    cudaFree(f->clean);
-    cudaFree(f->sink);
+    CL_CUDA_CHECK(cudaFree(f->dirty));
+    CL_CUDA_CHECK(cudaFree(f->clean));
+    CL_CUDA_CHECK(cudaFree(f->sink));
 }

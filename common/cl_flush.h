@@ -32,7 +32,7 @@ void cl_l2_flusher_init(cl_l2_flusher *f, const cl_device_info *dev);
  */
 void cl_l2_flush(const cl_l2_flusher *f, int pass, cudaStream_t stream);
 
-/** Frees the buffers, ignoring errors: cl_time_launches() calls it at exit. */
+/** Frees the buffers (cl_bench_finish() calls it). */
 void cl_l2_flusher_free(cl_l2_flusher *f);
 
 #ifdef __cplusplus

@@ -283,6 +283,11 @@ void cl_print_help(const char *program, const char *summary, const cl_options *d
         "exit codes: 0 ok, 1 check failed or CUDA error, 2 bad input, 77 no usable CUDA device\n");
 }
 
+const char *cl_program_name(void)
+{
+    return program_name;
+}
+
 void cl_bad_input(const char *option, const char *value, const char *why)
 {
     fprintf(stderr, "%s: --%s %s: %s\n", program_name, option, value, why);

@@ -86,6 +86,9 @@ void cl_print_help(const char *program, const char *summary, const cl_options *d
 void cl_parse_options(int argc, char **argv, const char *summary, cl_options *opt,
                       const cl_extra_option *extra, int n_extra);
 
+/** The program's file name, as every message of bad input starts ("program" before parsing). */
+const char *cl_program_name(void);
+
 /** Exits 2 with "program: --name VALUE: why" — for checks a lesson makes after parsing. */
 void cl_bad_input(const char *option, const char *value, const char *why);
 

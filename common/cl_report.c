@@ -35,24 +35,17 @@ void cl_report_append_case(cl_report *r, const char *format, ...)
     va_end(args);
 }
 
-void cl_run_checked(cl_report *r, const cl_run *run, cudaStream_t stream)
+void cl_report_note(cl_report *r, const char *format, ...)
 {
-    if (!r->checked)
+    const size_t used = strlen(r->notes);
+    va_list args;
+    if (used + 1 >= sizeof r->notes)
         return;
-    run->poison(run->context, stream);
-    run->launch(run->context, stream);
-    r->check = run->check(run->context, stream);
-}
-
-void cl_run_timed(cl_report *r, const cl_device_info *dev, const cl_run *run, const cl_options *opt,
-                  cudaStream_t stream)
-{
-    r->timing = cl_time_launches(dev, run->launch, run->context, opt->warmup, opt->repeat,
-                                 r->checked ? run->poison : NULL);
-    if (r->checked && opt->repeat > 0) {
-        r->check = cl_check_last_run(r->check, run->check(run->context, stream));
-        r->last_run_checked = 1;
-    }
+    va_start(args, format);
+    const int written = vsnprintf(r->notes + used, sizeof r->notes - used, format, args);
+    va_end(args);
+    if (written >= 0 && used + (size_t)written + 1 < sizeof r->notes)
+        strcat(r->notes, "\n");
 }
 
 double cl_report_throughput(const cl_report *r)
@@ -125,4 +118,5 @@ void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)
     } else {
         printf("  time   not timed (--repeat 0)\n");
     }
+    fputs(r->notes, stdout);
 }

@@ -10,6 +10,8 @@
 #include "cl_options.h"
 #include "cl_timing.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,33 +38,8 @@ typedef struct {
     int checked;              /**< 0 under --no-check */
     int last_run_checked;     /**< the last timed run's output was checked too */
     cl_check_result check;    /**< the verdict on every checked run (cl_check_last_run()) */
+    char notes[512];          /**< a lesson's own lines after the block (cl_report_note()) */
 } cl_report;
-
-/** The check of a version's output: waits for @p stream, copies the output back, compares. */
-typedef cl_check_result (*cl_check_fn)(void *context, cudaStream_t stream);
-
-/**
- * How a harness runs a version, the same for every lesson: the launch, a poison for its output
- * (a value no version writes: cl_poison()), and the check against the reference. All three take
- * @c context, the harness's arguments and reference.
- */
-typedef struct {
-    cl_launch_fn launch;
-    cl_launch_fn poison;
-    cl_check_fn check;
-    void *context;
-} cl_run;
-
-/** The checked run, unless --no-check: poison, launch, check into r->check. */
-void cl_run_checked(cl_report *r, const cl_run *run, cudaStream_t stream);
-
-/**
- * The timed runs (cl_time_launches(), @p opt's warm-up and repeats). Unless --no-check, the last
- * timed run's output is poisoned beforehand (outside the events) and checked afterwards, and
- * r->check becomes the verdict on both checked runs (cl_check_last_run()).
- */
-void cl_run_timed(cl_report *r, const cl_device_info *dev, const cl_run *run, const cl_options *opt,
-                  cudaStream_t stream);
 
 /**
  * Starts a report: lesson, version (the program's file name, from @p argv0), n, warm-up, whether
@@ -73,6 +50,12 @@ void cl_report_begin(cl_report *r, const char *lesson, const char *argv0, const 
 /** Appends " <text>" (printf-style) to the case text, e.g. cl_report_append_case(r, "dist=%s", d).
  */
 void cl_report_append_case(cl_report *r, const char *format, ...);
+
+/**
+ * Adds one line (printf-style, no newline) that the block for people prints after its own, e.g.
+ * what the input was; the CSV row leaves notes out.
+ */
+void cl_report_note(cl_report *r, const char *format, ...);
 
 /** Throughput in the report's unit from its work and median time; 0 when not timed. */
 double cl_report_throughput(const cl_report *r);

@@ -1,18 +1,20 @@
 /**
  * @file cl_timing.h
- * @brief Event timing of one launch function: warm-up, a clean L2 flush before every repeat, median
- * and min.
+ * @brief What a timing is: the launch function being timed, the median and min of its repeats.
+ * The timing itself, with the harness's stream, events and L2 flusher, is cl_time_launches()
+ * (cl_bench.h).
  */
 #ifndef CL_TIMING_H
 #define CL_TIMING_H
-
-#include "cl_device.h"
 
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The harness's device, stream, events, flusher and ceilings (cl_bench.h). */
+typedef struct cl_bench cl_bench;
 
 /** The work being timed: launches only, no allocation, copy or host work. */
 typedef void (*cl_launch_fn)(void *context, cudaStream_t stream);
@@ -23,16 +25,6 @@ typedef struct {
     double min_ms;
     int repeats;
 } cl_timing;
-
-/**
- * Runs @p launch @p warmup times, then @p repeat times between two events each, with the L2 cache
- * emptied before every run, outside the events, and left holding only clean lines (cl_l2_flush():
- * a write of twice its size, then a read of twice its size). @p before_last, when not NULL, runs
- * on the same stream before the last timed run's flush, outside the events: the harnesses poison
- * the output there, so that the last timed run's output can be checked like the first run's.
- */
-cl_timing cl_time_launches(const cl_device_info *dev, cl_launch_fn launch, void *context,
-                           int warmup, int repeat, cl_launch_fn before_last);
 
 /** Median of @p count values (sorts them in place); 0 when count is 0. */
 double cl_median(double *values, int count);

@@ -133,10 +133,10 @@ function(render_pictures lesson dir)
   endforeach()
 endfunction()
 
-# A lesson's own plots: <lesson>/tests/<name>.gp drawn from docs/results/<lesson>-<name>.txt (a
+# A lesson's own plots: <lesson>/experiments/<name>.gp drawn from docs/results/<lesson>-<name>.txt (a
 # file its extras committed) into DIR/<lesson>-<name>.svg, with gnuplot's variables data and out.
 function(render_lesson_plots lesson dir)
-  file(GLOB scripts "${ROOT}/${lesson}/tests/*.gp")
+  file(GLOB scripts "${ROOT}/${lesson}/experiments/*.gp")
   foreach(script IN LISTS scripts)
     get_filename_component(name "${script}" NAME_WE)
     set(data "${ROOT}/docs/results/${lesson}-${name}.txt")

@@ -3,7 +3,7 @@
 # lesson's runner into docs/results/, and leave logs and results under $OUT (or ./gpu-check-out).
 # Usage: tools/gpu-check.sh [ctest regex of tests to run]   (default: every test)
 # Environment: SKIP_TESTS=1 / SKIP_RUNNERS=1 skip a half; LESSONS="04-histogram ..." measures only
-# those lessons (results-<lesson> targets and their tests/gpu-extras.sh) instead of all; EXTRAS=
+# those lessons (results-<lesson> targets and their experiments/gpu-extras.sh) instead of all; EXTRAS=
 # "common 04-histogram" chooses the gpu-extras.sh scripts to run (default: common's and every
 # lesson's, or those of LESSONS); EXTRAS=none runs none. A full
 # pass over every lesson takes over 10 minutes of device time: run the tests and the runners in
@@ -46,11 +46,11 @@ if [ "${SKIP_RUNNERS:-0}" = 0 ]; then
   for target in "${targets[@]}"; do
     cmake --build build-gpu --target "$target" 2>&1 | tee -a "$out/runners.txt" || status=1
   done
-  extras_list=(common/tests/gpu-extras.sh [0-9][0-9]-*/tests/gpu-extras.sh)
+  extras_list=(common/experiments/gpu-extras.sh [0-9][0-9]-*/experiments/gpu-extras.sh)
   if [ -n "${LESSONS:-}${EXTRAS:-}" ]; then
     extras_list=()
     for lesson in ${EXTRAS:-$LESSONS}; do
-      [ -f "$lesson/tests/gpu-extras.sh" ] && extras_list+=("$lesson/tests/gpu-extras.sh")
+      [ -f "$lesson/experiments/gpu-extras.sh" ] && extras_list+=("$lesson/experiments/gpu-extras.sh")
     done
   fi
   for extras in "${extras_list[@]}"; do

@@ -1,4 +1,4 @@
-# Shared by the lessons' tests/gpu-extras.sh (source it): one ncu recipe for every page's evidence.
+# Shared by the lessons' experiments/gpu-extras.sh (source it): one ncu recipe for every page's evidence.
 #   cl_ncu_header "WHAT WAS RUN"        the first line of a results file: ncu's version and the case
 #   cl_ncu KERNELS METRICS PROGRAM ARGS one launch of the first kernel whose name matches the regex
 #                                        KERNELS, clocks as the card runs them (--clock-control none,

@@ -1,4 +1,4 @@
-# Shared by the lessons' tests/gpu-extras.sh (source it): SASS evidence for the pages.
+# Shared by the lessons' experiments/gpu-extras.sh (source it): SASS evidence for the pages.
 #   cl_sass_opcodes BINARY KERNELS   the opcodes (modifiers dropped) of the kernels whose name
 #                                    matches the regex KERNELS in BINARY, counted, most frequent
 #                                    first (a static count of the code, not of what runs)

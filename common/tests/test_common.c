@@ -4,6 +4,7 @@
  * report rows.
  */
 #include "cl_check.h"
+#include "cl_device.h"
 #include "cl_options.h"
 #include "cl_report.h"
 #include "cl_timing.h"
@@ -245,6 +246,22 @@ static void test_report(void)
     EXPECT(cl_report_throughput(&r) == 0.0);
 }
 
+static void test_device_memory(void)
+{
+    char why[256] = "";
+    const size_t gib = (size_t)1 << 30;
+    EXPECT(cl_fits_device_memory(gib, 2 * gib, "GPU", why, sizeof why));
+    /* the 256 MiB of working room counts: 1 GiB does not fit in 1.1 GiB free */
+    EXPECT(!cl_fits_device_memory(gib, gib + gib / 10, "GPU", why, sizeof why));
+    EXPECT(strstr(why, "needs 1.00 GiB of device memory") != NULL);
+    EXPECT(strstr(why, "1.10 GiB free on GPU") != NULL);
+    EXPECT(!cl_fits_device_memory((size_t)4 << 40, 80 * gib, "H100", why, sizeof why));
+    EXPECT(strstr(why, "needs 4.00 TiB") != NULL);
+    char text[32];
+    cl_format_bytes(3 * ((size_t)1 << 20), text, sizeof text);
+    EXPECT(strcmp(text, "3.00 MiB") == 0);
+}
+
 int main(void)
 {
     test_sizes();
@@ -253,6 +270,7 @@ int main(void)
     test_statistics();
     test_checks();
     test_report();
+    test_device_memory();
     /* One output's scaled error, and the running worst: NaN and infinity never pass. */
     EXPECT(cl_scaled_error(3.0f, 3.0, 0.0) == 0.0);
     EXPECT(cl_scaled_error(3.5f, 3.0, 2.0) == 0.25);

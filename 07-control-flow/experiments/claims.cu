@@ -3,12 +3,11 @@
  * @brief The slides' claims that the lesson's versions do not test by themselves, each as a few
  * small kernels timed on the same grid: the three branch patterns, float against double, int
  * against unsigned loop counters, division by a run-time value against a power of two, and the
- * fast-math intrinsics with their accuracy. Prints one table; tests/gpu-extras.sh commits it.
+ * fast-math intrinsics with their accuracy. Prints one table; experiments/gpu-extras.sh commits it.
  * usage: claims
  */
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_timing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +15,7 @@
 
 #define BLOCK 256
 
-static cl_device_info g_dev;
+static cl_bench g_bench;        /* the device, the stream and the events of every timing */
 static unsigned g_blocks;       /* resident blocks of BLOCK threads on the whole GPU */
 static const int g_work = 4096; /* loop trips per thread */
 
@@ -228,7 +227,8 @@ static double reference_value(int function, double x)
     }
 }
 
-/* ---- timing: common/cl_timing.c, the median of 7 launches after one warm-up ------------------ */
+/* ---- timing: cl_time_launches (common/cl_bench.c), the median of 7 launches after one warm-up
+ * ------------------ */
 
 /** What a launch function gets: the variant of its kernel pair and the scratch buffer. */
 typedef struct {
@@ -239,7 +239,7 @@ typedef struct {
 static double median_ms(cl_launch_fn launch, int variant, void *buffer)
 {
     claim_run run = {variant, buffer};
-    return cl_time_launches(&g_dev, launch, &run, 1, 7, NULL).median_ms;
+    return cl_time_launches(&g_bench, launch, &run, 1, 7, NULL).median_ms;
 }
 
 /* 16 waves of blocks: a block whose one warp runs both paths must not decide the kernel's end */
@@ -313,8 +313,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s (no options)\n", argv[0]);
         return 2;
     }
-    cl_device_open(0, &g_dev); /* no device: one line, exit 77 */
-    g_blocks = (unsigned)(g_dev.sm_count * (g_dev.max_threads_per_sm / BLOCK));
+    cl_bench_open_device(&g_bench, 0); /* no device: one line, exit 77 */
+    g_blocks = (unsigned)(g_bench.dev.sm_count * (g_bench.dev.max_threads_per_sm / BLOCK));
 
     const unsigned count = 1u << 20;
     void *buffer;
@@ -381,5 +381,5 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaFree(d_y));
     free(x);
     free(y);
-    return 0;
+    return cl_bench_finish(&g_bench);
 }

@@ -7,7 +7,7 @@
 # (v8 against v13). Writes
 # docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,ncu-im2col,seed-unguarded,
 # ncu-implicit,spread,vs-mask,ffma-banks}.txt.
-# usage: [PARTS="implicit banks ..."] 05-convolution/tests/gpu-extras.sh BUILD_DIR
+# usage: [PARTS="implicit banks ..."] 05-convolution/experiments/gpu-extras.sh BUILD_DIR
 # PARTS picks the files to write (k127 direct cudnn im2col seed implicit spread vs-mask banks;
 # default all), so that a run that changed one version need not re-measure the rest.
 set -uo pipefail
@@ -71,7 +71,7 @@ part im2col && {
 
 # seed 001's kernel without its bounds test, under memcheck
 part seed && {
-  echo "# compute-sanitizer --tool memcheck on seed 001's convolution_1D_basic_kernel (tests/seed_unguarded.cu): 1000 outputs, 4 blocks of 256"
+  echo "# compute-sanitizer --tool memcheck on seed 001's convolution_1D_basic_kernel (experiments/seed_unguarded.cu): 1000 outputs, 4 blocks of 256"
   seed="$build/05-convolution/seed_unguarded" # the top-level build; a lesson built alone: $build/
   [ -x "$seed" ] || seed="$build/seed_unguarded"
   compute-sanitizer --tool memcheck "$seed" 2>&1 |
@@ -110,7 +110,7 @@ part spread && {
 } > "$results/05-convolution-spread.txt" && cat "$results/05-convolution-spread.txt"
 
 # throughput against the mask width, one channel, L = 2^26: the roofline's bend (plotted from the
-# committed file by tests/vs-mask.gp at docs time)
+# committed file by experiments/vs-mask.gp at docs time)
 part vs-mask && {
   echo "# 05-convolution, --n 2^26, one channel: GFLOP/s against K, and the roofline each run measured"
   echo "# K v4_register_tiled v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps v13_split_sums baseline_cudnn roofline"

@@ -4,7 +4,7 @@
 # instructions and DRAM traffic for every version, the stall reasons of the merge path, and the
 # runner's rows as containers per second. Writes docs/results/06-atomics-counting-{sass,ncu,
 # rates}.txt.
-# usage: 06-atomics-counting/tests/gpu-extras.sh BUILD_DIR
+# usage: 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"

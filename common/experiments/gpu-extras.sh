@@ -2,14 +2,14 @@
 # The foundation's GPU evidence, run by tools/gpu-check.sh: a read-only kernel timed after a
 # write-only L2 flush and after the harness's clean flush, and what ncu says the kernel writes to
 # DRAM after each (it writes nothing itself). Writes docs/results/common-l2-flush.txt.
-# usage: common/tests/gpu-extras.sh BUILD_DIR
+# usage: common/experiments/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 source "$(dirname "$0")/../../tools/ncu.sh"
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 {
-  echo "# common/tests/flush_compare.cu: the same read-only kernel, two flushes, same process"
+  echo "# common/experiments/flush_compare.cu: the same read-only kernel, two flushes, same process"
   "$build/common/flush_compare" both 4 64 256 1024
   echo "# the memset, then a read of 3 and 4 times the L2 size (the harness reads 2)"
   "$build/common/flush_compare" read3 4 64 256 1024

@@ -5,7 +5,7 @@
  * usage: cub_many_bins N BINS   (n values spread over [0, BINS), 32-bit counters)
  * Prints one line: ok, wrong (a count differs from the CPU's) or the CUDA error, with the grid CUB
  * chose, as occupancy × SMs (its limit) and tiles. Exit 0 ok, 1 wrong, 3 CUDA error. Run by
- * tests/gpu-extras.sh over a range of bin counts, and under compute-sanitizer at the first failing
+ * experiments/gpu-extras.sh over a range of bin counts, and under compute-sanitizer at the first failing
  * one: the page's "what the libraries get wrong" quotes the result.
  */
 #include <cub/device/device_histogram.cuh>

@@ -8,13 +8,11 @@
  * memset: the write-only flush; clean: the harness's (cl_time_launches); both: a table of the two;
  * readN: the memset, then a read of N times the L2 size (N = 2 is the harness's flush, written out
  * here). Under ncu (`-k read_probe`), the read kernel's dram__bytes_write.sum shows what the flush
- * left for it to write back: tests/gpu-extras.sh records it. Needs a GPU; exits 77 without one.
+ * left for it to write back: experiments/gpu-extras.sh records it. Needs a GPU; exits 77 without
+ * one.
  */
-#include "cl_ceilings.h"
+#include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_device.h"
-#include "cl_flush.h"
-#include "cl_timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,31 +87,48 @@ int main(int argc, char **argv)
     static const char *const default_sizes[] = {"4", "64", "256", "1024"};
     const char *const *sizes = argc > 2 ? (const char *const *)argv + 2 : default_sizes;
     const int n_sizes = argc > 2 ? argc - 2 : 4;
-    cl_device_info dev;
-    cl_device_open(0, &dev);
+    const int old_column = strcmp(mode, "clean") != 0 && read_l2s == 0;
+    const int new_column = strcmp(mode, "memset") != 0;
+    cl_bench bench;
+    cl_bench_open_device(&bench, 0);
+    const cl_device_info *dev = &bench.dev;
     float *sink;
     CL_CUDA_CHECK(cudaMalloc(&sink, sizeof(float)));
-    printf("%s, L2 %d MB; read-only kernel, median of %d runs\n", dev.name, dev.l2_bytes >> 20,
+    printf("%s, L2 %d MB; read-only kernel, median of %d runs\n", dev->name, dev->l2_bytes >> 20,
            REPEATS);
-    printf("%8s %16s %16s %16s %16s\n", "MB", "memset flush us", "GB/s", "then-read us", "GB/s");
+    /* only the columns this mode measures */
+    char new_title[32];
+    if (read_l2s > 0)
+        snprintf(new_title, sizeof new_title, "memset+read%d us", read_l2s);
+    else
+        snprintf(new_title, sizeof new_title, "then-read us");
+    printf("%8s", "MB");
+    if (old_column)
+        printf(" %16s %8s", "memset flush us", "GB/s");
+    if (new_column)
+        printf(" %16s %8s", new_title, "GB/s");
+    printf("\n");
     for (int s = 0; s < n_sizes; s++) {
         const size_t bytes = (size_t)atoi(sizes[s]) << 20;
         void *in;
         CL_CUDA_CHECK(cudaMalloc(&in, bytes));
         CL_CUDA_CHECK(cudaMemset(in, 0, bytes));
-        read_args a = {(const float4 *)in, bytes / 16, sink, (unsigned)dev.sm_count * 8u};
-        double old_ms = 0.0, new_ms = 0.0;
-        if (strcmp(mode, "memset") == 0 || strcmp(mode, "both") == 0)
-            old_ms = time_after_flush(&dev, &a, 0);
-        if (strcmp(mode, "clean") == 0 || strcmp(mode, "both") == 0)
-            new_ms = cl_time_launches(&dev, launch_read, &a, 1, REPEATS, NULL).median_ms;
-        if (read_l2s > 0)
-            new_ms = time_after_flush(&dev, &a, read_l2s);
-        printf("%8s %16.1f %16.0f %16.1f %16.0f\n", sizes[s], old_ms * 1e3,
-               old_ms > 0 ? (double)bytes / (old_ms * 1e6) : 0.0, new_ms * 1e3,
-               new_ms > 0 ? (double)bytes / (new_ms * 1e6) : 0.0);
+        read_args a = {(const float4 *)in, bytes / 16, sink, (unsigned)dev->sm_count * 8u};
+        printf("%8s", sizes[s]);
+        if (old_column) {
+            const double ms = time_after_flush(dev, &a, 0);
+            printf(" %16.1f %8.0f", ms * 1e3, (double)bytes / (ms * 1e6));
+        }
+        if (new_column) {
+            const double ms =
+                read_l2s > 0
+                    ? time_after_flush(dev, &a, read_l2s)
+                    : cl_time_launches(&bench, launch_read, &a, 1, REPEATS, NULL).median_ms;
+            printf(" %16.1f %8.0f", ms * 1e3, (double)bytes / (ms * 1e6));
+        }
+        printf("\n");
         CL_CUDA_CHECK(cudaFree(in));
     }
     CL_CUDA_CHECK(cudaFree(sink));
-    return 0;
+    return cl_bench_finish(&bench);
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Lesson 07's GPU evidence for its page, run by tools/gpu-check.sh after the runner: the slides'
-# claims as kernel pairs (tests/claims.cu), the SASS behind the literal, division and counter
+# claims as kernel pairs (experiments/claims.cu), the SASS behind the literal, division and counter
 # claims, registers per version, ncu's threads per instruction (divergence) on both views, and
 # the two pictures, and the lanes a warp keeps busy as modelled from the reference's counts (CPU).
 # Writes docs/results/07-control-flow-{claims,sass,ncu,registers,reduction,lane-model}.txt and
 # 07-control-flow-{full,boundary}.pgm.
-# usage: 07-control-flow/tests/gpu-extras.sh BUILD_DIR
+# usage: 07-control-flow/experiments/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
@@ -17,7 +17,7 @@ total() { cl_sass_opcodes "$1" "$2" | awk '{s += $1} END {print s + 0}'; }
 only() { cl_sass_opcodes "$1" "$2" | awk -v r="$3" '$2 ~ r {printf "%s %s, ", $1, $2}'; }
 
 {
-  echo "# 07-control-flow: the slides' claims as kernel pairs (tests/claims.cu) on $(nvidia-smi --query-gpu=name --format=csv,noheader)"
+  echo "# 07-control-flow: the slides' claims as kernel pairs (experiments/claims.cu) on $(nvidia-smi --query-gpu=name --format=csv,noheader)"
   "$build/07-control-flow/claims"
 } > "$results/07-control-flow-claims.txt" 2>&1
 

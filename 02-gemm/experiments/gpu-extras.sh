@@ -2,7 +2,7 @@
 # Lesson 02's GPU evidence for its page, run by tools/gpu-check.sh: the min-plus product (seed
 # 003's shortcut step) with every kernel at 4096³, which the runner cannot table because cuBLAS has
 # no min-plus. Writes docs/results/02-gemm-min-plus.txt.
-# usage: 02-gemm/tests/gpu-extras.sh BUILD_DIR
+# usage: 02-gemm/experiments/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"

@@ -3,7 +3,7 @@
 # counters on 8-bit pixels for v4 (one shared histogram), v7 (32 lane copies), v8 (two loads in
 # flight) and CUB, and CUB's many-bins failure. Writes docs/results/04-histogram-ncu-u8.txt and
 # docs/results/04-histogram-cub-many-bins.txt.
-# usage: 04-histogram/tests/gpu-extras.sh BUILD_DIR
+# usage: 04-histogram/experiments/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
@@ -26,7 +26,7 @@ cat "$results/04-histogram-ncu-u8.txt"
 # CUB's many-bins failure, without our harness: where it starts, and what compute-sanitizer says.
 # The temporary storage CUB asks for is one private histogram per block: bytes / (4 × bins) blocks.
 {
-  echo "# tests/cub_many_bins.cu: cub::DeviceHistogram::HistogramEven, u32 values, 32-bit counters"
+  echo "# experiments/cub_many_bins.cu: cub::DeviceHistogram::HistogramEven, u32 values, 32-bit counters"
   for n in 1000003 16777216; do
     for bins in 65536 262144 500000 520000 1048576 4194304 16777216; do
       "$build/04-histogram/cub_many_bins" "$n" "$bins"

@@ -2,7 +2,7 @@
 # Lesson 01's GPU evidence for its page, run by tools/gpu-check.sh: ncu's shared-memory counters
 # for v2 (every lane reads one word) and v3 (the seed's diagonal), racecheck on the seed's tiled
 # kernel, and the seed's float accumulation at 2^20. Writes docs/results/01-pairwise-*.txt.
-# usage: 01-pairwise/tests/gpu-extras.sh BUILD_DIR
+# usage: 01-pairwise/experiments/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
