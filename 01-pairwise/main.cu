@@ -90,8 +90,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_sum, sizeof(double)));
     CL_CUDA_CHECK(cudaMemcpy(d_a, a, input_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_b, b, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {
-        d_a, d_b, n, d_sum, cl_device_alloc_zeroed(workspace_bytes), 0.0L, (input_dist)dist.value};
+    void *workspace = cl_device_alloc_zeroed(workspace_bytes);
+    run_args args = {d_a, d_b, n, d_sum, workspace, 0.0L, (input_dist)dist.value};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -114,6 +114,6 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaFree(d_a));
     CL_CUDA_CHECK(cudaFree(d_b));
     CL_CUDA_CHECK(cudaFree(d_sum));
-    CL_CUDA_CHECK(cudaFree(args.workspace));
+    CL_CUDA_CHECK(cudaFree(workspace));
     return cl_bench_finish(&bench);
 }

@@ -72,7 +72,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_in, input_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_sum, sizeof(float)));
     CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_in, n, d_sum, cl_device_alloc_zeroed(workspace_bytes), 0.0, 0.0, 0};
+    void *workspace = cl_device_alloc_zeroed(workspace_bytes);
+    run_args args = {d_in, n, d_sum, workspace, 0.0, 0.0, 0};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -95,6 +96,6 @@ int main(int argc, char **argv)
 
     CL_CUDA_CHECK(cudaFree(d_in));
     CL_CUDA_CHECK(cudaFree(d_sum));
-    CL_CUDA_CHECK(cudaFree(args.workspace));
+    CL_CUDA_CHECK(cudaFree(workspace));
     return cl_bench_finish(&bench);
 }

@@ -110,9 +110,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_in, input_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_hist, hist_bytes));
     CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_in, n,      (input_type)type.value,
-                     bins, d_hist, cl_device_alloc_zeroed(workspace_bytes),
-                     ref,  got};
+    void *workspace = cl_device_alloc_zeroed(workspace_bytes);
+    run_args args = {d_in, n, (input_type)type.value, bins, d_hist, workspace, ref, got};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -137,6 +136,6 @@ int main(int argc, char **argv)
 
     CL_CUDA_CHECK(cudaFree(d_in));
     CL_CUDA_CHECK(cudaFree(d_hist));
-    CL_CUDA_CHECK(cudaFree(args.workspace));
+    CL_CUDA_CHECK(cudaFree(workspace));
     return cl_bench_finish(&bench);
 }

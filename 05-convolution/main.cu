@@ -164,16 +164,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_w, weight_bytes));
     CL_CUDA_CHECK(cudaMemcpy(d_x, x, signal_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_w, w, weight_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_x,
-                     d_w,
-                     d_y,
-                     shape,
-                     cl_device_alloc_zeroed(workspace_bytes),
-                     x,
-                     w,
-                     y,
-                     dist.value == DIST_INT,
-                     opt.seed};
+    void *workspace = cl_device_alloc_zeroed(workspace_bytes);
+    run_args args = {d_x, d_w, d_y, shape, workspace, x, w, y, dist.value == DIST_INT, opt.seed};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -203,6 +195,6 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaFree(d_x));
     CL_CUDA_CHECK(cudaFree(d_y));
     CL_CUDA_CHECK(cudaFree(d_w));
-    CL_CUDA_CHECK(cudaFree(args.workspace));
+    CL_CUDA_CHECK(cudaFree(workspace));
     return cl_bench_finish(&bench);
 }

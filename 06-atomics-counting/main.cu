@@ -130,9 +130,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_count, sizeof *d_count));
     CL_CUDA_CHECK(cudaMemcpy(d_values, values, value_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_offsets, offsets, offset_bytes, cudaMemcpyHostToDevice));
-    run_args args = {
-        d_values,  d_offsets, n, total, limit, d_count, cl_device_alloc_zeroed(workspace_bytes),
-        {0, 0, 0}, 0};
+    void *workspace = cl_device_alloc_zeroed(workspace_bytes);
+    run_args args = {d_values, d_offsets, n, total, limit, d_count, workspace, {0, 0, 0}, 0};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -176,6 +175,6 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaFree(d_values));
     CL_CUDA_CHECK(cudaFree(d_offsets));
     CL_CUDA_CHECK(cudaFree(d_count));
-    CL_CUDA_CHECK(cudaFree(args.workspace));
+    CL_CUDA_CHECK(cudaFree(workspace));
     return cl_bench_finish(&bench);
 }
