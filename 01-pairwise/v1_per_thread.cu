@@ -8,11 +8,6 @@
  * atomics: n²/256 of them on one address, serialised in L2. Unlike the seed, the result is a
  * double: one float accumulator receiving n²/256 partial sums of ~100 stops changing once it is
  * large (its ulp passes the increments), see the page. Each partial is a float chain of 256 adds.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^20 dist=real: 7541.97217 ms, 145.79 Gpairs/s, 0.9% of ceiling, 1.00x v1
- * <!-- measured:end -->
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

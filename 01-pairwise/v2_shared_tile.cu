@@ -1,7 +1,7 @@
 /**
  * @file v2_shared_tile.cu
- * @brief v2: the block's run of b is staged in shared memory once (tiling), then every thread
- * reads it from there.
+ * @brief v2: v1 with the block's run of b staged in shared memory once (tiling), every thread
+ * reading it from there.
  *
  * In v1 each of the 256 threads of a block loads the same 256 b values from global memory (through
  * L1): 65536 load instructions per block. Here each thread loads one b value into the tile, and
@@ -9,11 +9,6 @@
  * `__syncthreads()` between the loads and the loop is the barrier seed 000 forgot: without it a
  * thread can read tile slots that other warps have not written yet (the page shows racecheck's
  * report on the seed's form).
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^20 dist=real: 7541.14746 ms, 145.80 Gpairs/s, 0.9% of ceiling, 1.00x v1
- * <!-- measured:end -->
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -1,6 +1,7 @@
 /**
  * @file v3_diagonal.cu
- * @brief v3: seed 000's "diagonal" order — thread t reads tile slot (t − i) mod 256 at step i.
+ * @brief v3: v2 with seed 000's "diagonal" order — thread t reads tile slot (t − i) mod 256 at
+ * step i. A dead end, kept because measuring it teaches.
  *
  * The seed's claim: when threads of a warp read the same shared-memory address there is a bank
  * conflict, so each lane should read a different slot. That is a myth: 32 lanes reading one word
@@ -8,11 +9,6 @@
  * banks, also one pass. Neither order conflicts; the diagonal only adds index arithmetic and a
  * bounds test per pair. Kept as a version because measuring it teaches: the page shows the ncu
  * bank-conflict counters of v2 and v3 and what the extra instructions cost.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^20 dist=real: 7540.70020 ms, 145.81 Gpairs/s, 0.9% of ceiling, 1.00x v1
- * <!-- measured:end -->
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -1,18 +1,13 @@
 /**
  * @file v4_block_reduce.cu
- * @brief v4: the block adds up its 256 partial sums (warp shuffles, then the 8 warp sums) and
- * issues one atomicAdd instead of 256.
+ * @brief v4: v3 with the block adding up its 256 partial sums (warp shuffles, then the 8 warp
+ * sums) and issuing one atomicAdd instead of 256.
  *
  * v1 to v3 send n²/256 atomics to one address; the L2 slice that owns it serialises them, so from
  * mid-sized n the atomics, not the arithmetic, set the time. `__shfl_down_sync` adds the 32 lanes'
  * sums in 5 steps within registers, lane 0 of each warp parks its sum in shared memory, and the
  * first warp adds those: n²/65536 atomics remain. (The diagonal order of v3 stays; v5 replaces
  * the loop altogether.)
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^20 dist=real: 427.06503 ms, 2574.58 Gpairs/s, 15.8% of ceiling, 17.66x v1
- * <!-- measured:end -->
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -1,7 +1,8 @@
 /**
  * @file v5_register_blocking.cu
- * @brief v5: register blocking — each thread holds 8 a values in registers, so every b value it
- * reads from shared memory feeds 8 pairs, and b is read 4 at a time (one 16-byte broadcast).
+ * @brief v5: v4 with register blocking — each thread holds 8 a values in registers, so every b
+ * value it reads from shared memory feeds 8 pairs, and b is read 4 at a time (one 16-byte
+ * broadcast).
  *
  * v4 spends one shared-memory load (plus index arithmetic) per pair: three instructions per two
  * FADDs of useful work. Here one LDS.128 feeds 4 b values × 8 a values = 32 pairs = 64 FADDs, so
@@ -10,11 +11,6 @@
  * values, then moves to a double (a few DADDs per 16384 FADDs): float chains stay at 1024, so the
  * error bound holds at any n. Blocks take 2048 a × 4096 b; partial b tiles and missing a values at
  * the edges take a slower masked path.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^20 dist=real: 74.33610 ms, 14791.09 Gpairs/s, 90.6% of ceiling, 101.46x v1
- * <!-- measured:end -->
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -1,6 +1,7 @@
 /**
  * @file v6_block_shape.cu
- * @brief v6: the block shape chosen by measurement — 128 threads × 8 a values instead of 256 × 8.
+ * @brief v6: v5 with the block shape chosen by measurement — 128 threads × 8 a values instead of
+ * 256 × 8.
  *
  * v5's inner loop already issues ~98% FADDs, so what is left is how the work is cut. A search on
  * the H100 over a values per thread (4, 8, 16), threads per block (128, 256, 512) and tile length
@@ -9,11 +10,6 @@
  * reasons, not measured one by one: twice as many, smaller blocks leave less idle time when the
  * last ones finish, and each barrier around a tile load holds 4 warps instead of 8. Four a values
  * per thread lost clearly (one LDS.128 per 32 FADDs instead of 64); sixteen gained nothing.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^20 dist=real: 73.32442 ms, 14995.16 Gpairs/s, 91.8% of ceiling, 102.86x v1
- * <!-- measured:end -->
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -1,22 +1,18 @@
 /**
  * @file v7_register_budget.cu
- * @brief v7: 16 a values per thread, and the registers to schedule them: each 16-byte broadcast
- * of b feeds 64 pairs, and `__launch_bounds__(128, 1)` lets the compiler use up to 255 registers.
+ * @brief v7: v6 with 16 a values per thread, and the registers to schedule them: each 16-byte
+ * broadcast of b feeds 64 pairs, and `__launch_bounds__(128, 1)` lets the compiler use up to 255
+ * registers.
  *
  * v6 issues one LDS.128 per 64 FADDs and keeps a double per a value. Here a thread holds 16 a
  * values (one LDS.128 per 128 FADDs), and at the end of each 1024-value tile it adds its 16 float
  * sums in float (a chain of at most 1024 + 16 additions, inside PAIRWISE_MAX_FLOAT_CHAIN) into one
  * double, instead of 16 doubles. With only those changes the compiler keeps the kernel at 87
- * registers (room for 5 blocks per SM) and it reaches 93.1-93.4% of the ceiling at 2^20. Declaring
+ * registers (room for 5 blocks per SM), short of the ceiling (the page has the tries). Declaring
  * that one block per SM is enough (`__launch_bounds__(THREADS, 1)`) raises its register budget:
  * 151 registers, 3 blocks (12 warps) per SM, and a schedule that loses fewer issue slots (ncu on
  * the page: dispatch and barrier stalls nearly vanish). The candidates measured
  * on the way, with raw numbers, are in docs/results/01-pairwise-more-tries.txt.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^20 dist=real: 70.09987 ms, 15684.93 Gpairs/s, 96.1% of ceiling, 107.59x v1
- * <!-- measured:end -->
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -1,11 +1,11 @@
 /**
  * @file v10_async_copies.cu
- * @brief v10: tiles copied global → shared by cp.async instead of through registers, and each k's
- * operands read from shared memory one k ahead.
+ * @brief v10: v9 with the tiles copied global → shared by cp.async instead of through registers,
+ * and each k's operands read from shared memory one k ahead.
  *
  * v9 holds the next step's tiles in 12 registers (three float4) from the load to the store, and
  * its 235 registers leave ptxas no room to read a k's operands from shared memory much before the
- * FMAs that use them: ncu puts its schedulers at 79% of cycles issuing, against cuBLAS's 90%.
+ * FMAs that use them: ncu shows its schedulers idle far more often than cuBLAS's (the page).
  * Here:
  *  - `cp.async` (through `__pipeline_memcpy_async`, which falls back to a load and a store before
  *    sm_80) copies the next step's tiles straight into the other shared buffer: no registers, no
@@ -15,16 +15,10 @@
  *    16-byte aligned, take plain checked loads and stores instead.
  *  - The registers freed hold two sets of operands: k + 1's are read while k's FMAs run.
  *  - After the barrier a thread reads its first operands before it issues the next copies.
- * Each was measured (docs/results/02-gemm-v9-candidates.txt, runs 11-12, 4096^3): copies with
- * one operand set 43.2 TFLOP/s, with two sets 46.0 (3 stages) and 46.6 (2 stages), and reading
- * the first operands before the copies 48.3; v9 46.0, cuBLAS 51.2 in the same run. More stages
- * (3) measured slower. 255 registers, one block of 8 warps per SM; tiles, warps and FMA order are
- * v9's.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 m=4096 k=4096 plus-times: 2.84405 ms, 48.33 TFLOP/s, 74.0% of ceiling, 0.934x cublas
- * <!-- measured:end -->
+ * Each was measured on its own (docs/results/02-gemm-v9-candidates.txt, runs 11-12): copies
+ * alone lost to v9, and paid only with the second operand set and the early first read; three
+ * stages measured slower than two. 255 registers, one block of 8 warps per SM; tiles, warps and
+ * FMA order are v9's.
  */
 #include <cuda_pipeline.h>
 

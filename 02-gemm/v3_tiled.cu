@@ -1,6 +1,7 @@
 /**
  * @file v3_tiled.cu
- * @brief v3: 32×32 tiles of A and B staged in shared memory (seed 001's tiled GEMM, any size).
+ * @brief v3: v2 with 32×32 tiles of A and B staged in shared memory (seed 001's tiled GEMM, any
+ * size).
  *
  * In v2 every FMA loads two floats from the memory hierarchy. Here a 32×32 block of threads loads
  * a 32×32 tile of A and one of B (one float each, coalesced), waits at a barrier, and then every
@@ -8,11 +9,6 @@
  * 32 FMAs instead of one. Partial tiles at the edges are padded with the semiring's zero (0 for
  * +·, +∞ for min-plus), so any m, n, k work; seed 001's kernel assumed multiples of the tile. The
  * second barrier keeps the next tile from overwriting one that slower threads still read.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 m=4096 k=4096 plus-times: 15.63274 ms, 8.79 TFLOP/s, 13.5% of ceiling, 0.170x cublas
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

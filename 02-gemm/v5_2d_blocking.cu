@@ -1,6 +1,7 @@
 /**
  * @file v5_2d_blocking.cu
- * @brief v5: each thread computes an 8×8 block of C from 8 values of A and 8 of B per step.
+ * @brief v5: v4 with each thread computing an 8×8 block of C from 8 values of A and 8 of B per
+ * step (2D blocking).
  *
  * v4 reuses each B value 8 times but loads an A value per FMA. Here a block computes a 128×128
  * tile of C with 256 threads, each an 8×8 sub-block: at each step of the k slice it loads 8
@@ -9,11 +10,6 @@
  * floats of each 128×8 tile. The 64 accumulators live in registers: the compiler takes 160 per
  * thread (ptxas -v), so one block of 256 threads fills an SM's register file; the arithmetic
  * intensity is worth more than the occupancy.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 m=4096 k=4096 plus-times: 8.11246 ms, 16.94 TFLOP/s, 26.0% of ceiling, 0.328x cublas
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

@@ -1,6 +1,7 @@
 /**
  * @file v6_vectorized.cu
- * @brief v6: 16-byte loads from global and shared memory, with the tile of A stored transposed.
+ * @brief v6: v5 with 16-byte loads from global and shared memory, the tile of A stored
+ * transposed.
  *
  * v5's inner loop reads its 8 values of A from 8 different rows of the A tile (8 scalar shared
  * loads, 8 floats apart) and loads the tiles from global memory one float at a time. Here each
@@ -8,11 +9,6 @@
  * floats are inside the matrix; else 4 scalar loads), and writes the A values transposed, so that
  * a thread's 8 values of A for step p are contiguous: two 16-byte shared loads, like its 8 values
  * of B. Fewer, wider instructions leave more issue slots for the FMAs.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 m=4096 k=4096 plus-times: 4.19568 ms, 32.76 TFLOP/s, 50.3% of ceiling, 0.633x cublas
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

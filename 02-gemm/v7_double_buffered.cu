@@ -1,8 +1,8 @@
 /**
  * @file v7_double_buffered.cu
- * @brief v7: the next tiles are loaded while this one is used (two shared buffers, one barrier per
- * step), and each thread's 8 columns are split in two groups of 4, 64 apart, so that a warp's
- * 16-byte reads of the B tile hit every bank once.
+ * @brief v7: v6 with the next tiles loaded while this one is used (two shared buffers, one
+ * barrier per step), and each thread's 8 columns split in two groups of 4, 64 apart, so that a
+ * warp's 16-byte reads of the B tile hit every bank once.
  *
  * In v6 every step waits twice: at the barrier after the tiles are stored, for the slowest
  * thread's global loads, and at the barrier before the next store, for the slowest thread's FMAs.
@@ -13,11 +13,6 @@
  * float4, so the 16 lanes of a half-warp read 16-byte words 32 bytes apart: two accesses per bank.
  * Taking columns 4c..4c+3 and 64+4c..64+4c+3 makes the lanes' words contiguous.
  * `__launch_bounds__(256, 2)` holds the registers to 128, two blocks per SM, as in v6.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 m=4096 k=4096 plus-times: 3.31466 ms, 41.46 TFLOP/s, 63.5% of ceiling, 0.802x cublas
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

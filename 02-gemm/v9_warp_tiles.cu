@@ -1,7 +1,7 @@
 /**
  * @file v9_warp_tiles.cu
- * @brief v9: warp tiles — a 128 × 256 block tile as 2 × 4 warps, each warp a 64 × 64 tile of C
- * and each thread 16 × 8 of it, the FMAs ordered column by column.
+ * @brief v9: v8 with warp tiles — a 128 × 256 block tile as 2 × 4 warps, each warp a 64 × 64
+ * tile of C and each thread 16 × 8 of it, the FMAs ordered column by column.
  *
  * v8 gives each of its 256 threads an 8 × 8 tile: per k a thread reads 4 float4 from shared
  * memory for 64 FMAs. Here the block tile doubles to 128 × 256 (same 256 threads, 8 warps) and a
@@ -13,21 +13,15 @@
  * over 32 banks. Three details, each chosen by measurement
  * (docs/results/02-gemm-v9-candidates.txt):
  *  - the 128 FMAs of a k run column by column (for q, for r): consecutive FMAs share b_values[q],
- *    which the hardware can keep in its operand reuse cache (with 256 × 128 tiles, row by row
- *    measured 42.6 TFLOP/s against 44.1 at 4096^3);
- *  - 128 × 256 (46.0) beat 256 × 128 (44.1, the tile cuBLAS picks for this problem) and two blocks
- *    of 128 × 128 per SM (44.8);
- *  - blocks whose tiles lie inside aligned matrices load without bounds checks (46.0 against 44.6
- *    with checks everywhere).
+ *    which the hardware can keep in its operand reuse cache (row by row measured slower);
+ *  - 128 × 256 beat 256 × 128 (the tile cuBLAS picks for this problem) and two blocks of
+ *    128 × 128 per SM;
+ *  - blocks whose tiles lie inside aligned matrices load without bounds checks (faster than
+ *    checks everywhere).
  * `__launch_bounds__(THREADS, 1)`: 235 registers, one block of 8 warps per SM, as cuBLAS runs.
  * k slices are 8 deep again, as in v7: 16-deep ones doubled the unrolled loop and measured slower
- * with 16 × 8 per thread (39.9 against 41.7 TFLOP/s, 128 × 128 tiles). Everything else (register
+ * with 16 × 8 per thread. Everything else (register
  * prefetch one step ahead, two shared buffers, one barrier per step) is v8's.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 m=4096 k=4096 plus-times: 2.98794 ms, 46.00 TFLOP/s, 70.4% of ceiling, 0.889x cublas
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

@@ -8,11 +8,6 @@
  * stays busy issuing instructions for a few active lanes (divergence), and `%` is an integer
  * division. This is seed 001's "naive" loop corrected: its `stride < blockDim.x / 2` stops one step
  * early and it never synchronises between steps.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 dist=real: 1.18338 ms, 907.35 GB/s, 29.8% of ceiling, 0.296x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

@@ -1,16 +1,12 @@
 /**
  * @file v2_strided_index.cu
- * @brief v2: interleaved addressing, but thread t works on element 2 * stride * t.
+ * @brief v2: v1 with thread t working on element 2 * stride * t: interleaved addressing without
+ * the divergent test.
  *
  * Same tree as v1, new mapping: the active threads are now the lowest-numbered ones, so whole warps
  * drop out together and the `%` is gone (less divergence, fewer instructions). The cost moves to
  * shared memory: at stride s, lane t touches word 2st, so a warp's 32 accesses fall into fewer
  * banks as s grows — a 2-, 4-, ... 16-way bank conflict.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 dist=real: 1.47035 ms, 730.26 GB/s, 23.9% of ceiling, 0.238x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

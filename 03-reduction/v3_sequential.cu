@@ -1,16 +1,11 @@
 /**
  * @file v3_sequential.cu
- * @brief v3: sequential addressing — the stride starts at half the block and halves.
+ * @brief v3: v2 with sequential addressing — the stride starts at half the block and halves.
  *
  * Thread t adds element t + stride to element t. The active threads stay the lowest-numbered ones
  * (no divergence until fewer than 32 remain) and a warp reads 32 consecutive words (no bank
  * conflict). This is the "divergence-free" loop of seeds 001 and 002, corrected: seed 001's
  * `stride >> 1` never changes `stride`, so its loop never ends.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 dist=real: 1.14766 ms, 935.59 GB/s, 30.7% of ceiling, 0.305x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

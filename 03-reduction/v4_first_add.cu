@@ -1,16 +1,11 @@
 /**
  * @file v4_first_add.cu
- * @brief v4: the first addition happens during the load — each block covers 2 × 256 elements.
+ * @brief v4: v3 with the first addition done during the load — each block covers 2 × 256
+ * elements.
  *
  * In v3 half the threads go idle after the first step, and each pass launches one block per 256
  * inputs. Here every thread loads two elements 256 apart (both loads coalesced) and adds them
  * before the tree: half the blocks, half the shared-memory traffic per input, the same tree.
- *
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 dist=real: 0.61586 ms, 1743.49 GB/s, 57.2% of ceiling, 0.569x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

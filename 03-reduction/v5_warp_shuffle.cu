@@ -1,18 +1,12 @@
 /**
  * @file v5_warp_shuffle.cu
- * @brief v5: the last five steps use warp shuffles instead of shared memory and barriers.
+ * @brief v5: v4 with the last five steps in warp shuffles instead of shared memory and barriers.
  *
  * Once 64 partial sums remain, one warp finishes: each lane adds its two values, then
  * `__shfl_down_sync` moves registers between lanes directly — no shared-memory round trip and no
  * `__syncthreads()` for the 5 steps where only one warp works. Seed 001's shuffle kernel does the
  * same; its excerpt sums `int` inputs in a `float` (exact only below 2^24) and writes the float to
  * an `int` array. Warp-synchronous code without `_sync` (the older recipe) is a race since Volta.
- *
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 dist=real: 0.45024 ms, 2384.82 GB/s, 78.1% of ceiling, 0.779x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

@@ -1,7 +1,7 @@
 /**
  * @file v6_coarsened.cu
- * @brief v6: thread coarsening — a grid sized to fill the GPU once, each thread summing many
- * elements in a grid-stride loop, then one small second launch over the block sums.
+ * @brief v6: v5 with thread coarsening — a grid sized to fill the GPU once, each thread summing
+ * many elements in a grid-stride loop, then one small second launch over the block sums.
  *
  * v1 to v5 start one thread per one or two inputs and pay for a whole tree per 256 or 512 inputs.
  * Here each thread first adds ~n / (blocks × 512) elements in registers (no shared memory, no
@@ -12,11 +12,6 @@
  * H100 v6 is slower than v5 from 2^24 up: one 4-byte load in flight per thread is too little to
  * cover DRAM latency with a grid this small (see v7). Seed 001's coarsened kernel uses `unsigned
  * int` indices, so `i += gridSize` wraps for n near 2^32; here indices are size_t.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 dist=real: 0.47075 ms, 2280.91 GB/s, 74.8% of ceiling, 0.745x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"

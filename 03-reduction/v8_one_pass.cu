@@ -1,6 +1,6 @@
 /**
  * @file v8_one_pass.cu
- * @brief v8: one launch — the last block to finish adds up the block sums.
+ * @brief v8: v7 in one launch — the last block to finish adds up the block sums.
  *
  * v6 and v7 launch twice: the second launch waits for the first to drain, then runs one block for
  * a few microseconds. At 2^20 floats (4 MB, ~1.4 µs of DRAM time) that tail is most of the run.
@@ -9,11 +9,6 @@
  * sum is written, adds them (reading through L2 with `__ldcg`, never a stale L1 line), and resets
  * the counter for the next call. The order of the final additions is fixed, so the result is the
  * same on every run.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 dist=real: 0.35309 ms, 3041.00 GB/s, 99.6% of ceiling, 0.993x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"

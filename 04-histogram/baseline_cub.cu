@@ -16,11 +16,6 @@
  * many blocks it will run, so this baseline refuses exactly the shapes that overflow, with one line
  * and exit 2 (the runner shows n/a); see the page and experiments/cub_many_bins.cu, the reproducer
  * without our harness.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 bins=256 type=u32 dist=uniform: 0.58178 ms, 461.41 Gelem/s, 60.4% of ceiling, 1.000x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "cl_options.h"

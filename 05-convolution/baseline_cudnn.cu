@@ -10,11 +10,6 @@
  * launches (the harness asks for the workspace size first); the algorithm it picked is named on
  * stderr and in the runner's log. cuDNN's descriptors take int sizes, so a tensor of 2^31
  * elements or more is refused with one line and exit 2 (the runner shows n/a).
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^26 mask=7 channels=1 batch=1: 0.65245 ms, 1440.00 GFLOP/s, 28.6% of ceiling, 1.000x cudnn
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "cl_options.h"

@@ -15,11 +15,6 @@
  * is 28 more registers (126) and 28 additions per tile to join the two halves; 126 registers
  * still fit four blocks of 4 warps, or eight of 2 warps, per SM. Blocks of 2 warps wait less at
  * the stage barrier and measured faster here (v8 itself measured slower with them: the tries).
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^26 mask=7 channels=1 batch=1: 0.33626 ms, 2794.07 GFLOP/s, 55.7% of ceiling, 1.940x cudnn
- * <!-- measured:end -->
  */
 #define THREADS    64
 #define PER_THREAD 28               /* lanes 7 float4s apart: conflict-free 16-byte loads */

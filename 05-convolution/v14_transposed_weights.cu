@@ -14,11 +14,6 @@
  * microseconds, counted in every timed call. The same change on v7's direct path, whose
  * misaligned 4-byte input copies dominated, bought 2-3% (the tries); here the inputs are copied
  * as v12 copies them and the weights' copies are what is left.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^26 mask=7 channels=1 batch=1: 3.32914 ms, 282.21 GFLOP/s, 5.6% of ceiling, 0.196x cudnn
- * <!-- measured:end -->
  */
 #define BM                 64
 #define BN                 128

@@ -10,11 +10,6 @@
  * wavefront, and the taps past K are stored as zeros, so the step of 4 needs no test. The cost: one
  * more load per tap per block and a larger block footprint, which shows at K = 7 (slower than v4
  * there).
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^26 mask=7 channels=1 batch=1: 0.29013 ms, 3238.31 GFLOP/s, 64.3% of ceiling, 2.249x cudnn
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "conv.h"

@@ -14,11 +14,6 @@
  * would be an eight-way conflict). Taps are padded with zeros to a multiple of 32: at small K that
  * wastes FMAs and lanes store 112 bytes apart, so v6 and v7 stay the versions for K ≤ 63.
  * The pipeline is v7's.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^26 mask=7 channels=1 batch=1: 0.39562 ms, 2374.84 GFLOP/s, 47.2% of ceiling, 1.649x cudnn
- * <!-- measured:end -->
  */
 #define THREADS    128
 #define PER_THREAD 28               /* lanes 7 float4s apart: conflict-free 16-byte loads */

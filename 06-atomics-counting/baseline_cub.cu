@@ -9,11 +9,6 @@
  * container) are written and read back once more by the second call. CUB has no fused "segmented
  * reduce then count" call, and no segmented reduction that balances load across segments of skewed
  * lengths; its DeviceSegmentedReduce is the library's closest fit, so it is the baseline.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 17.67253 ms, 68.48 GB/s, 2.2% of ceiling, 1.000x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "counting.h"

@@ -11,11 +11,6 @@
  * store, as v6 learned), stores them to shared memory, and the serial walk — still one lane per
  * container, in the same order of additions as v9 — reads shared memory instead of DRAM. A long
  * container splits the warp's containers into runs, and its floats are left to the pieces.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.82861 ms, 1460.43 GB/s, 47.4% of ceiling, 21.328x cub
- * <!-- measured:end -->
  */
 #include "pieces.cuh"
 #include "staged.cuh"

@@ -10,11 +10,6 @@
  * consecutive staged floats per step and reduce with shuffles, and the owning lane adds the
  * result. A warp then waits at most 32 steps for the walk, and a medium container costs a few
  * steps of the whole warp instead of holding 31 lanes idle.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.63338 ms, 1910.60 GB/s, 62.0% of ceiling, 27.902x cub
- * <!-- measured:end -->
  */
 #define SHORT_MAX 512 /* the medium path makes containers up to 512 floats cheap */
 #include "pieces.cuh"

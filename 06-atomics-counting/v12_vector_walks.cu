@@ -12,11 +12,6 @@
  * misalign the float4s; an XOR of the float4's column with its row does the same job. With steps
  * this cheap, a lane walks containers of up to 64 floats alone and the warp takes those up to 1024
  * (the pieces only longer ones): the thresholds that measured best (tries file).
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.49056 ms, 2466.83 GB/s, 79.9% of ceiling, 36.025x cub
- * <!-- measured:end -->
  */
 #define SHORT_MAX 1024 /* the warp's 128-float steps make containers up to 1024 floats cheap */
 #include "pieces.cuh"

@@ -22,11 +22,6 @@
  * The kernel fits in 32 registers, 8 blocks per SM, which the bounds below ask for: the same code
  * with 640-float chunks ran at 86% of the bandwidth with 40 registers (6 blocks) and at 73% with
  * 53 (tries file, run F).
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.43941 ms, 2753.99 GB/s, 89.4% of ceiling, 40.219x cub
- * <!-- measured:end -->
  */
 #define CHUNK     384  /* floats a warp stages at once (staged.cuh's 640 by default) */
 #define SHORT_MAX 1024 /* longer containers go to the pieces, as in v12 */

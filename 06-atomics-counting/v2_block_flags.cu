@@ -11,11 +11,6 @@
  * times), its grid of n / 256 blocks is rounded up, and threads past the last container flag 0.
  * The flags are stored row-major, `flags[y][x]`; the seed's `r[x][y]` made the 16 threads of a
  * row write 16 words apart, a 16-way shared-memory bank conflict.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 3.01984 ms, 400.73 GB/s, 13.0% of ceiling, 5.852x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "counting.h"

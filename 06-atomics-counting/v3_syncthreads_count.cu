@@ -6,11 +6,6 @@
  * v2's flags array, its second barrier and the 256-step serial sum in one thread disappear: the
  * hardware reduces a predicate across the block while it synchronizes, in the time of a barrier.
  * What remains is the same uncoalesced walk of one container per thread.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 2.98445 ms, 405.48 GB/s, 13.2% of ceiling, 5.922x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "counting.h"

@@ -7,11 +7,6 @@
  * leaves as soon as its own 32 containers are summed. The price is 8 atomics per block instead of
  * one — 8 per 256 containers, still nothing next to the reads. What remains is the same
  * uncoalesced walk of one container per thread.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 2.38069 ms, 508.31 GB/s, 16.5% of ceiling, 7.423x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "counting.h"

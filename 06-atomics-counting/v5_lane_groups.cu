@@ -9,11 +9,6 @@
  * ballot per warp and step, a register per warp, and one global atomic per block at the end. Load
  * balance is still per container: a group of four lanes with a 65536-float container works alone
  * while its warp's 28 other lanes idle, and that is what the power law punishes.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 3.01259 ms, 401.69 GB/s, 13.0% of ceiling, 5.866x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"

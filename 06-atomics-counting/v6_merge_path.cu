@@ -15,11 +15,6 @@
  * several blocks; each adds its piece to a float slot with `atomicAdd` and draws a ticket, and the
  * block with the last ticket compares the total, then resets the slot for the next call. A
  * 65536-float container is now 16 blocks' work, not one group's.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.94280 ms, 1283.55 GB/s, 41.6% of ceiling, 18.745x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "merge_path.cuh"

@@ -10,11 +10,6 @@
  * current tile is counted, and the container open at a tile's end is carried to the next tile in
  * registers. Only a container that crosses a block's first or last tile still needs a slot, so
  * there are two slot round trips per block instead of one or two per tile.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.87176 ms, 1388.14 GB/s, 45.1% of ceiling, 20.272x cub
- * <!-- measured:end -->
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"

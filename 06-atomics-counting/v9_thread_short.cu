@@ -9,11 +9,6 @@
  * containers of the power law. With one thread per container, up to 32 lanes of a warp can meet a
  * long container at once, so their pieces' places are reserved together: a scan of their piece
  * counts across the warp, and one `atomicAdd` on the list's counter by its last lane.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^24 lengths=powerlaw: 0.64440 ms, 1877.91 GB/s, 60.9% of ceiling, 27.425x cub
- * <!-- measured:end -->
  */
 #include "pieces.cuh"
 

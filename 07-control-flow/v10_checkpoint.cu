@@ -8,11 +8,6 @@
  * on it runs only in the escaping block: the exact end restarts from the half that escaped, at
  * most 8 single steps as in v7. The checkpoint costs registers (22 against 18), not
  * instructions in the block, which holds z after 8 steps anyway; its test runs once per pixel.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 1.87104 ms, 2849.87 Giter/s, 52.4% of ceiling, 3.49x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

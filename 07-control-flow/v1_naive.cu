@@ -7,11 +7,6 @@
  * the FP32 rate on the H100) and rounds back to float. The colour uses logf and IEEE divisions.
  * The rest of the iteration uses round-to-nearest intrinsics in a fixed order, so that the CPU
  * reference reproduces every escape count bit for bit (see the page).
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 6.53696 ms, 815.70 Giter/s, 15.0% of ceiling, 1.00x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

@@ -7,11 +7,6 @@
  * FP64 runs at 1/64 of FP32 (most GeForce cards) the double literal costs far more. The step,
  * now all float, moves to `pinned_step` (pinned.cuh), which every later version calls: the pinned
  * arithmetic the check replays bit for bit, written once.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 3.03122 ms, 1759.11 Giter/s, 32.3% of ceiling, 2.16x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

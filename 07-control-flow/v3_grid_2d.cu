@@ -7,11 +7,6 @@
  * already turns into a shift and a mask by itself (the page's SASS), so the slides' advice to
  * write the shift by hand changes nothing. Once per pixel against hundreds of iterations, the
  * division was never going to matter much: the table says how little.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 2.98870 ms, 1784.13 Giter/s, 32.8% of ceiling, 2.19x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

@@ -6,11 +6,6 @@
  * than a 32-pixel line (ncu's threads per executed instruction, on the page, measures it). The
  * block is 256 threads over a 32 × 8 tile: 4 × 2 warp tiles. The / 8 and % 8 by constants
  * compile to a shift and a mask.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 2.84982 ms, 1871.07 Giter/s, 34.4% of ceiling, 2.29x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

@@ -6,11 +6,6 @@
  * escape is absorbing (once |z| > 2, |z| keeps growing), so an escape inside the block still shows
  * at its end; the block then steps back to its saved start and finishes one iteration at a time,
  * so the count is exact. The cost: two more live registers (the saved z) and a longer body.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 2.31176 ms, 2306.57 Giter/s, 42.4% of ceiling, 2.83x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

@@ -8,11 +8,6 @@
  * pixel against hundreds of iterations: expect little. The iteration keeps its pinned
  * intrinsics, which -use_fast_math would not touch either; a whole-file -use_fast_math would also
  * flush subnormals to zero (-ftz=true), which the pinned reference does not do.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 2.20992 ms, 2412.86 Giter/s, 44.3% of ceiling, 2.96x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

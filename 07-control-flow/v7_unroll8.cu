@@ -5,11 +5,6 @@
  * (three MOV), the escape test (FADD, FSETP) and two branches — about 10 instructions, 2.5 per
  * iteration at 4, 1.25 at 8. The price: up to 8 single steps at the end of each pixel instead of
  * 4, and a longer body. Nothing else changes.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 1.96006 ms, 2720.44 Giter/s, 50.0% of ceiling, 3.34x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

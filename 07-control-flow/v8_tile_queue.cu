@@ -8,11 +8,6 @@
  * is over half a billion a second, all at one address), and a run-time division per tile.
  * The hardware's block scheduler already hands out v7's 65,536 blocks dynamically, so there is
  * little imbalance left to win: the table shows this version losing on the full view.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 1.98643 ms, 2684.33 Giter/s, 49.3% of ceiling, 3.29x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

@@ -10,11 +10,6 @@
  * block, the colour, the stores, the setup of the next pixel, some 150 instructions) is now paid
  * by the whole warp for every one or two lanes that finish, which on the boundary view happens
  * almost every block. Kept as the measured counter-example (the page has the numbers).
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^12 view=boundary maxiter=1024: 5.81789 ms, 916.52 Giter/s, 16.8% of ceiling, 1.12x v1
- * <!-- measured:end -->
  */
 #include "colour.cuh"
 #include "mandelbrot.h"

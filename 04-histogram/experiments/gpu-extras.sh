@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lesson 04's GPU evidence for its page, run by tools/gpu-check.sh: ncu's shared-memory and stall
-# counters on 8-bit pixels for v4 (one shared histogram), v7 (32 lane copies), v8 (two loads in
+# counters on 8-bit pixels for v4 (one shared histogram), v5 (32 lane copies), v6 (two loads in
 # flight) and CUB, and CUB's many-bins failure. Writes docs/results/04-histogram-ncu-u8.txt and
 # docs/results/04-histogram-cub-many-bins.txt.
 # usage: 04-histogram/experiments/gpu-extras.sh BUILD_DIR
@@ -14,7 +14,7 @@ metrics=smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_m
 {
   cl_ncu_header "--type u8, n = 2^28, 256 bins, the counting kernel"
   for dist in uniform one; do
-    for v in v4_vectorized v7_lane_copies v8_two_loads baseline_cub; do
+    for v in v4_vectorized v5_lane_copies v6_two_loads baseline_cub; do
       echo "## $v, --dist $dist"
       cl_ncu 'histogram_vectorized|histogram_lane|SweepKernel' "$metrics" \
         "$bin/$v" --n 2^28 --type u8 --dist "$dist"

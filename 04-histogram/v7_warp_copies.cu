@@ -1,35 +1,28 @@
 /**
- * @file v8_two_loads.cu
- * @brief v8: two 16-byte loads in flight per thread before any of their values is counted.
+ * @file v7_warp_copies.cu
+ * @brief v7: v6 with one copy of the histogram per warp instead of one per lane index: the
+ * textbook remedy for contention, a dead end kept to be measured.
  *
- * v7 removed the bank conflicts (ncu: none left, the shared-memory pipe a quarter busy), yet on
- * 8-bit pixels it is barely faster than v4: the bottleneck moved to DRAM latency. A thread of v7
- * issues one load, waits for it (on the order of a microsecond from DRAM), then spends a while
- * on its 16 atomics with no load outstanding, so the SM keeps too few bytes in flight to cover the
- * latency at full bandwidth (ncu: DRAM under 60% busy). Here each thread loads two vectors, a grid
- * stride apart, before counting either: twice the bytes in flight for the same warps, and ncu's
- * DRAM figure rises to ~79%. `__ldg` tells the compiler the input is read-only global memory, so
- * it may issue the second load ahead of the first vector's shared-memory atomics. Registers stay
- * within v7's 32 per thread.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 bins=256 type=u32 dist=uniform: 0.36066 ms, 744.30 Gelem/s, 97.8% of ceiling, 1.613x cub
- * <!-- measured:end -->
+ * The usual advice for skewed data is more private copies, one per warp, so that only the lanes
+ * of one warp can collide on a counter. v5 went further, with a copy per lane index whose words
+ * all sit in the lane's own bank. Here each of the block's 16 warps counts into its own copy of B
+ * counters, laid out one after another: fewer copies (16 × B, so up to 768 bins fit in 48 KB
+ * instead of 384), but a warp's 32 atomics land in whatever banks their bins fall in, as in v4,
+ * and the lanes of a warp that hold the same value still queue on one word. The page measures
+ * what that gives back against v6. Loads, grid and merge are v6's.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "histogram.h"
 
-#ifndef BLOCK_SIZE
-#define BLOCK_SIZE 512
-#endif
+#define BLOCK_SIZE           512
 #define SHARED_BINS_MAX      12288 /* v4's one histogram per block, 48 KB */
-#define LANE_COPIES_BINS_MAX 384   /* 32 copies × 384 bins × 4 B = 48 KB */
+#define WARPS                (BLOCK_SIZE / 32)
+#define WARP_COPIES_BINS_MAX 768 /* 16 copies × 768 bins × 4 B = 48 KB */
 
 /* At most 32 registers per thread, so that 4 blocks of 512 threads fill an SM's 64 warps: the
-   compiler would otherwise take 48 and fit only 2, which measured 17% slower than the few bytes
-   this spills to local memory. (Only where an SM holds 2048 threads: sm_80 and sm_90.) */
+   compiler would otherwise take 48 and fit only 2, which measured slower than the few bytes this
+   spills to local memory. (Only where an SM holds 2048 threads: sm_80 and sm_90.) */
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
 #define BLOCKS_PER_SM (2048 / BLOCK_SIZE)
 #else
@@ -88,20 +81,20 @@ __global__ void histogram_vectorized(const void *in, size_t n, int is_u8, unsign
     }
 }
 
-/* Counts bin v in this lane's copy, which starts at word l: word v * 32 + l sits in bank l. */
-static __device__ void count_in_copy(unsigned *lane_copy, unsigned v, unsigned bins)
+/* Counts bin v in this warp's copy: word v of it, in bank v % 32 whichever lane counts. */
+static __device__ void count_in_copy(unsigned *warp_copy, unsigned v, unsigned bins)
 {
     if (v < bins)
-        atomicAdd(&lane_copy[v * 32], 1u);
+        atomicAdd(&warp_copy[v], 1u);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
-    histogram_lane_copies(const void *in, size_t n, int is_u8, unsigned bins,
+    histogram_warp_copies(const void *in, size_t n, int is_u8, unsigned bins,
                           unsigned long long *hist)
 {
-    extern __shared__ unsigned copies[]; /* 32 copies, interleaved: word v * 32 + lane */
-    unsigned *lane_copy = copies + threadIdx.x % 32;
-    for (unsigned w = threadIdx.x; w < bins * 32; w += BLOCK_SIZE)
+    extern __shared__ unsigned copies[]; /* one copy per warp, one after another */
+    unsigned *warp_copy = copies + threadIdx.x / 32 * bins;
+    for (unsigned w = threadIdx.x; w < bins * WARPS; w += BLOCK_SIZE)
         copies[w] = 0;
     __syncthreads();
     const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
@@ -118,9 +111,9 @@ __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
             if (is_u8) {
 #pragma unroll
                 for (int byte = 0; byte < 4; byte++)
-                    count_in_copy(lane_copy, (words[k] >> (8 * byte)) & 0xffu, bins);
+                    count_in_copy(warp_copy, (words[k] >> (8 * byte)) & 0xffu, bins);
             } else {
-                count_in_copy(lane_copy, words[k], bins);
+                count_in_copy(warp_copy, words[k], bins);
             }
         }
     }
@@ -132,22 +125,22 @@ __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
             if (is_u8) {
 #pragma unroll
                 for (int byte = 0; byte < 4; byte++)
-                    count_in_copy(lane_copy, (words[k] >> (8 * byte)) & 0xffu, bins);
+                    count_in_copy(warp_copy, (words[k] >> (8 * byte)) & 0xffu, bins);
             } else {
-                count_in_copy(lane_copy, words[k], bins);
+                count_in_copy(warp_copy, words[k], bins);
             }
         }
     }
     for (i = vectors * per_vector + first; i < n; i += stride)
-        count_in_copy(lane_copy, is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i],
+        count_in_copy(warp_copy, is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i],
                       bins);
     __syncthreads();
     /* A copy counts at most this block's share of n, far below 2^32 for any n that fits on a GPU
-       (the grid has at least one block per SM); the 32 copies are summed in 64 bits. */
+       (the grid has at least one block per SM); the copies are summed in 64 bits. */
     for (unsigned b = threadIdx.x; b < bins; b += BLOCK_SIZE) {
         unsigned long long count = 0;
-        for (unsigned l = 0; l < 32; l++) /* lane (l + b) % 32 first: 32 threads, 32 banks */
-            count += copies[b * 32 + (l + b) % 32];
+        for (unsigned c = 0; c < WARPS; c++) /* consecutive threads, consecutive words */
+            count += copies[c * bins + b];
         if (count)
             atomicAdd(&hist[b], count);
     }
@@ -172,7 +165,7 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         return;
     }
     const size_t wanted = (n / (type == TYPE_U8 ? 16 : 4) + BLOCK_SIZE) / BLOCK_SIZE;
-    if (bins > LANE_COPIES_BINS_MAX) {
+    if (bins > WARP_COPIES_BINS_MAX) {
         const size_t shared_bytes = bins * sizeof(unsigned);
         const size_t resident =
             cl_resident_blocks((const void *)histogram_vectorized, BLOCK_SIZE, shared_bytes);
@@ -182,11 +175,11 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         CL_LAUNCH_CHECK("histogram_vectorized");
         return;
     }
-    const size_t shared_bytes = 32 * bins * sizeof(unsigned);
+    const size_t shared_bytes = WARPS * bins * sizeof(unsigned);
     const size_t resident =
-        cl_resident_blocks((const void *)histogram_lane_copies, BLOCK_SIZE, shared_bytes);
+        cl_resident_blocks((const void *)histogram_warp_copies, BLOCK_SIZE, shared_bytes);
     const size_t grid = wanted < resident ? wanted : resident;
-    histogram_lane_copies<<<(unsigned)grid, BLOCK_SIZE, shared_bytes, stream>>>(
+    histogram_warp_copies<<<(unsigned)grid, BLOCK_SIZE, shared_bytes, stream>>>(
         in, n, type == TYPE_U8, bins, hist);
-    CL_LAUNCH_CHECK("histogram_lane_copies");
+    CL_LAUNCH_CHECK("histogram_warp_copies");
 }

@@ -1,38 +1,27 @@
 /**
- * @file v7_lane_copies.cu
- * @brief v7: 32 copies of the histogram per block, one per lane index, laid out so that lane l
- * only ever touches shared-memory bank l — no bank conflicts on any distribution.
+ * @file v8_warp_aggregated.cu
+ * @brief v8: v7 with warp aggregation — `__match_any_sync` finds the lanes holding the same value,
+ * and one lane adds their count with a single atomic. A dead end, kept to be measured.
  *
- * With 8-bit pixels v4 makes one shared-memory atomic per byte it reads, and the shared-memory
- * pipe, not DRAM, sets the pace: the 32 lanes of a warp add to random bins, the busiest of the 32
- * banks gets ~3.3 of them (ncu counts 3.3 shared wavefronts per atomic instruction), and each
- * atomic instruction costs that many cycles. Here lane l counts bin v in word 32v + l, whose bank
- * is l whatever v is, so a warp's 32 atomics take one wavefront, on uniform data and when every
- * value is the same. Lane l of every warp of the block shares copy l, so the adds stay atomic. The
- * copies cost 32 × B counters (32 KB for 256 bins), which is why this is used up to
- * LANE_COPIES_BINS_MAX bins (v4's single histogram above, v1's global atomics past 12288 bins),
- * and why a block has 512 threads: 4 blocks of 32 KB fill an SM's 64 warps. At the end each bin's
- * 32 copies are added, read diagonally so that a warp's reads fall in different banks.
- *
- * Measured at the lesson's headline case (the lesson page has every case, device and date):
- * <!-- measured:begin -->
- * n=2^28 bins=256 type=u32 dist=uniform: 0.36069 ms, 744.23 Gelem/s, 97.5% of ceiling, 1.613x cub
- * <!-- measured:end -->
+ * The fix aimed at the one-bin case: 32 lanes adding 1 to the same counter become one lane adding
+ * 32. It is not free: `__match_any_sync` compares every lane's value with every other's, costing
+ * far more than the shared-memory atomic it saves when the values differ, and every lane must take
+ * part, so the loops run warp-uniformly with the lanes past the end marked. Since CUDA 9 the
+ * compiler also aggregates some atomics by itself; the page measures whether this pays on any
+ * distribution.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "histogram.h"
 
-#ifndef BLOCK_SIZE
-#define BLOCK_SIZE 512
-#endif
+#define BLOCK_SIZE           512
 #define SHARED_BINS_MAX      12288 /* v4's one histogram per block, 48 KB */
-#define LANE_COPIES_BINS_MAX 384   /* 32 copies × 384 bins × 4 B = 48 KB */
+#define WARPS                (BLOCK_SIZE / 32)
+#define WARP_COPIES_BINS_MAX 768 /* 16 copies × 768 bins × 4 B = 48 KB */
 
 /* At most 32 registers per thread, so that 4 blocks of 512 threads fill an SM's 64 warps: the
-   compiler would otherwise take 48 and fit only 2, which counted 1720 instead of 2065 Gelem/s of
-   uniform pixels, despite the few bytes this spills to local memory. (Only where an SM holds
-   2048 threads: sm_80 and sm_90.) */
+   compiler would otherwise take 48 and fit only 2, which measured slower than the few bytes this
+   spills to local memory. (Only where an SM holds 2048 threads: sm_80 and sm_90.) */
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
 #define BLOCKS_PER_SM (2048 / BLOCK_SIZE)
 #else
@@ -91,50 +80,78 @@ __global__ void histogram_vectorized(const void *in, size_t n, int is_u8, unsign
     }
 }
 
-/* Counts bin v in this lane's copy, which starts at word l: word v * 32 + l sits in bank l. */
-static __device__ void count_in_copy(unsigned *lane_copy, unsigned v, unsigned bins)
+#define NO_VALUE 0xffffffffu /* never < bins (bins <= 2^24) */
+
+/* Counts v in this warp's copy once for every lane holding it, with one atomic per distinct value.
+   All 32 lanes of the warp must call it together; a lane with nothing to count passes NO_VALUE. */
+static __device__ void count_in_copy(unsigned *warp_copy, unsigned v, unsigned bins)
 {
-    if (v < bins)
-        atomicAdd(&lane_copy[v * 32], 1u);
+    const unsigned peers = __match_any_sync(0xffffffffu, v);
+    if (v < bins && threadIdx.x % 32 == (unsigned)(__ffs(peers) - 1))
+        atomicAdd(&warp_copy[v], (unsigned)__popc(peers));
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
-    histogram_lane_copies(const void *in, size_t n, int is_u8, unsigned bins,
-                          unsigned long long *hist)
+    histogram_warp_aggregated(const void *in, size_t n, int is_u8, unsigned bins,
+                              unsigned long long *hist)
 {
-    extern __shared__ unsigned copies[]; /* 32 copies, interleaved: word v * 32 + lane */
-    unsigned *lane_copy = copies + threadIdx.x % 32;
-    for (unsigned w = threadIdx.x; w < bins * 32; w += BLOCK_SIZE)
+    extern __shared__ unsigned copies[]; /* one copy per warp, one after another */
+    unsigned *warp_copy = copies + threadIdx.x / 32 * bins;
+    for (unsigned w = threadIdx.x; w < bins * WARPS; w += BLOCK_SIZE)
         copies[w] = 0;
     __syncthreads();
     const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
     const size_t first = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     const size_t per_vector = is_u8 ? 16 : 4;
     const size_t vectors = n / per_vector;
-    for (size_t i = first; i < vectors; i += stride) {
-        const uint4 w = ((const uint4 *)in)[i];
+    const uint4 *vec = (const uint4 *)in;
+    const size_t lane = threadIdx.x % 32;
+    size_t i = first;
+    /* warp-uniform loops: the pairs while the warp's last lane has both vectors, then single
+       vectors while its first lane has one, then the values after the last whole vector */
+    for (; i - lane + 31 + stride < vectors; i += 2 * stride) {
+        const uint4 w0 = __ldg(vec + i), w1 = __ldg(vec + i + stride);
+        const unsigned words[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            if (is_u8) {
+#pragma unroll
+                for (int byte = 0; byte < 4; byte++)
+                    count_in_copy(warp_copy, (words[k] >> (8 * byte)) & 0xffu, bins);
+            } else {
+                count_in_copy(warp_copy, words[k], bins);
+            }
+        }
+    }
+    for (; i - lane < vectors; i += stride) {
+        const int valid = i < vectors;
+        const uint4 w = valid ? __ldg(vec + i) : make_uint4(0, 0, 0, 0);
         const unsigned words[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             if (is_u8) {
 #pragma unroll
                 for (int byte = 0; byte < 4; byte++)
-                    count_in_copy(lane_copy, (words[k] >> (8 * byte)) & 0xffu, bins);
+                    count_in_copy(warp_copy, valid ? (words[k] >> (8 * byte)) & 0xffu : NO_VALUE,
+                                  bins);
             } else {
-                count_in_copy(lane_copy, words[k], bins);
+                count_in_copy(warp_copy, valid ? words[k] : NO_VALUE, bins);
             }
         }
     }
-    for (size_t i = vectors * per_vector + first; i < n; i += stride)
-        count_in_copy(lane_copy, is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i],
-                      bins);
+    for (i = vectors * per_vector + first; i - lane < n; i += stride) {
+        unsigned v = NO_VALUE;
+        if (i < n)
+            v = is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i];
+        count_in_copy(warp_copy, v, bins);
+    }
     __syncthreads();
     /* A copy counts at most this block's share of n, far below 2^32 for any n that fits on a GPU
-       (the grid has at least one block per SM); the 32 copies are summed in 64 bits. */
+       (the grid has at least one block per SM); the copies are summed in 64 bits. */
     for (unsigned b = threadIdx.x; b < bins; b += BLOCK_SIZE) {
         unsigned long long count = 0;
-        for (unsigned l = 0; l < 32; l++) /* lane (l + b) % 32 first: 32 threads, 32 banks */
-            count += copies[b * 32 + (l + b) % 32];
+        for (unsigned c = 0; c < WARPS; c++) /* consecutive threads, consecutive words */
+            count += copies[c * bins + b];
         if (count)
             atomicAdd(&hist[b], count);
     }
@@ -159,7 +176,7 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         return;
     }
     const size_t wanted = (n / (type == TYPE_U8 ? 16 : 4) + BLOCK_SIZE) / BLOCK_SIZE;
-    if (bins > LANE_COPIES_BINS_MAX) {
+    if (bins > WARP_COPIES_BINS_MAX) {
         const size_t shared_bytes = bins * sizeof(unsigned);
         const size_t resident =
             cl_resident_blocks((const void *)histogram_vectorized, BLOCK_SIZE, shared_bytes);
@@ -169,11 +186,11 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         CL_LAUNCH_CHECK("histogram_vectorized");
         return;
     }
-    const size_t shared_bytes = 32 * bins * sizeof(unsigned);
+    const size_t shared_bytes = WARPS * bins * sizeof(unsigned);
     const size_t resident =
-        cl_resident_blocks((const void *)histogram_lane_copies, BLOCK_SIZE, shared_bytes);
+        cl_resident_blocks((const void *)histogram_warp_aggregated, BLOCK_SIZE, shared_bytes);
     const size_t grid = wanted < resident ? wanted : resident;
-    histogram_lane_copies<<<(unsigned)grid, BLOCK_SIZE, shared_bytes, stream>>>(
+    histogram_warp_aggregated<<<(unsigned)grid, BLOCK_SIZE, shared_bytes, stream>>>(
         in, n, type == TYPE_U8, bins, hist);
-    CL_LAUNCH_CHECK("histogram_lane_copies");
+    CL_LAUNCH_CHECK("histogram_warp_aggregated");
 }
