@@ -1,7 +1,7 @@
 /**
  * @file v2_constant_mask.cu
- * @brief v2: the mask in `__constant__` memory — every thread of a warp reads the same tap at the
- * same time, and the constant cache serves such a read as one broadcast.
+ * @brief v2: v1 with the mask in `__constant__` memory — every thread of a warp reads the same tap
+ * at the same time, and the constant cache serves such a read as one broadcast.
  *
  * In v1 each tap is a global load through L1, issued by every thread. The constant cache answers a
  * warp-uniform address in one transaction and keeps the loads out of the L1 path that the inputs

@@ -1,8 +1,8 @@
 /**
  * @file v3_shared_tiled.cu
- * @brief v3: shared-memory tiling with the halo (PMPP's tiled 1D convolution) — a block loads the
- * TILE + K − 1 inputs its outputs need once, zeros where the padding is, then every output reads
- * its window from shared memory with no bounds test.
+ * @brief v3: v2 with shared-memory tiling with the halo (PMPP's tiled 1D convolution) — a block
+ * loads the TILE + K − 1 inputs its outputs need once, zeros where the padding is, then every
+ * output reads its window from shared memory with no bounds test.
  *
  * v2 still loads each input K times per channel (once per output whose window covers it) through
  * L1, with a bounds test per term. Here global memory sees each input once per block, plus a halo

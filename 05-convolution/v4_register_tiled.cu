@@ -1,7 +1,7 @@
 /**
  * @file v4_register_tiled.cu
- * @brief v4: register tiling — 8 consecutive outputs per thread, a sliding window of inputs in
- * registers refilled with one 16-byte shared-memory load per 4 taps, 16-byte stores.
+ * @brief v4: v3 with register tiling — 8 consecutive outputs per thread, a sliding window of
+ * inputs in registers refilled with one 16-byte shared-memory load per 4 taps, 16-byte stores.
  *
  * In v3 every multiply-add needs a shared-memory load and a tap load: at large K the shared-memory
  * pipe (one 128-byte wavefront per clock per SM) binds long before the FMA units (four warp

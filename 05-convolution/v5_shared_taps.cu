@@ -1,7 +1,8 @@
 /**
  * @file v5_shared_taps.cu
- * @brief v5: the taps of the current channel staged in shared memory next to the inputs, read by
- * every thread of a warp at one address (a broadcast), instead of from `__constant__` memory.
+ * @brief v5: v4 with the taps of the current channel staged in shared memory next to the inputs,
+ * read by every thread of a warp at one address (a broadcast), instead of from `__constant__`
+ * memory.
  *
  * At K = 127 v4 falls far below its K = 31 rate: ncu shows its warps stalled on `imc_miss`, the
  * constant cache missing (the page has the counters). A run-time index into `__constant__` memory

@@ -1,11 +1,11 @@
 /**
  * @file v6_contiguous_lanes.cu
- * @brief v6: each thread's 8 outputs in two groups of 4, a warp's 32 groups side by side, so that
- * its window loads and its stores are contiguous.
+ * @brief v6: v5 with each thread's 8 outputs in two groups of 4, a warp's 32 groups side by side,
+ * so that its window loads and its stores are contiguous.
  *
  * v4 and v5 give a thread 8 consecutive outputs: lanes sit 32 bytes apart, so every 16-byte
- * shared-memory load of the window is a two-way bank conflict (ncu counts about a million at 2^24
- * for v4, and shared-memory stalls), and every 16-byte store leaves half of each sector it touches
+ * shared-memory load of the window is a two-way bank conflict (ncu counts them, and
+ * shared-memory stalls: the page), and every 16-byte store leaves half of each sector it touches
  * for the next store to fill. Here lane t owns outputs 4t..4t+3 and 4t+512..4t+515 of the tile:
  * each load and store of a warp covers 512 contiguous bytes, conflict-free and whole sectors.
  * Each group keeps a window of 8 inputs, a ring that turns once per two steps of 4 taps (the loop

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
 # (ncu's stall reasons for v4 against v5), what v6, v7 and v8 each change (bank conflicts, stalls,
-# instructions), the algorithm cuDNN picks for each runner case, the time v9 spends copying
-# against multiplying, v10-v12 and v14 against cuBLAS's kernel, memcheck on the seed's unguarded
+# instructions), the algorithm cuDNN picks for each runner case, the time v10 spends copying
+# against multiplying, v11-v14 against cuBLAS's kernel, memcheck on the seed's unguarded
 # kernel, the throughput against the mask width, and the register-bank conflicts of the FFMAs
-# (v8 against v13). Writes
+# (v8 against v9). Writes
 # docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,ncu-im2col,seed-unguarded,
 # ncu-implicit,spread,vs-mask,ffma-banks}.txt.
 # usage: [PARTS="implicit banks ..."] 05-convolution/experiments/gpu-extras.sh BUILD_DIR
@@ -56,16 +56,16 @@ if part cudnn && [ -x "$bin/baseline_cudnn" ]; then
   cat "$results/05-convolution-cudnn-algos.txt"
 fi
 
-# v9: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
+# v10: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
 part im2col && {
-  cl_ncu_header "v9_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
+  cl_ncu_header "v10_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
   for args in "--n 16384 --mask 7 --channels 64 --batch 16" \
     "--n 16384 --mask 3 --channels 128 --batch 16" "--n 2^24 --mask 7" "--n 2^24 --mask 127"; do
     echo "## $args"
     # shellcheck disable=SC2086
     CL_NCU_LAUNCHES=2 cl_ncu_run -k regex:"im2col|gemm|gemv|Kernel" \
       --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      -- "$bin/v9_im2col_gemm" $args --repeat 1 --warmup 0 --no-check
+      -- "$bin/v10_im2col_gemm" $args --repeat 1 --warmup 0 --no-check
   done
 } > "$results/05-convolution-ncu-im2col.txt" && cat "$results/05-convolution-ncu-im2col.txt"
 
@@ -79,22 +79,22 @@ part seed && {
     awk '/ERROR SUMMARY|launched/ {print; next} n < 9 {print; n++}'
 } > "$results/05-convolution-seed-unguarded.txt" && cat "$results/05-convolution-seed-unguarded.txt"
 
-# v10-v12 and v14 against cuBLAS's kernel in v9 on the C = 128, K = 3 layer: issue and stall reasons
+# v11-v14 against cuBLAS's kernel in v10 on the C = 128, K = 3 layer: issue and stall reasons
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
 for stall in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait not_selected math_pipe_throttle; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
 part implicit && {
   cl_ncu_header "--n 16384 --mask 3 --channels 128 --batch 16"
-  for v in v10_implicit_gemm v11_small_tiles v12_fast_index v14_transposed_weights; do
+  for v in v11_implicit_gemm v12_small_tiles v13_fast_index v14_transposed_weights; do
     echo "## $v"
     cl_ncu conv_implicit "$metrics" "$bin/$v" --n 16384 --mask 3 --channels 128 --batch 16
   done
   echo "## v14_transposed_weights: its second launch, the transposition of the weights"
   cl_ncu transpose gpu__time_duration.sum "$bin/v14_transposed_weights" --n 16384 --mask 3 \
     --channels 128 --batch 16
-  echo "## v9_im2col_gemm: cuBLAS's kernel"
-  cl_ncu gemm "$metrics" "$bin/v9_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
+  echo "## v10_im2col_gemm: cuBLAS's kernel"
+  cl_ncu gemm "$metrics" "$bin/v10_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
 } > "$results/05-convolution-ncu-implicit.txt" && cat "$results/05-convolution-ncu-implicit.txt"
 
 # run-to-run spread of the memory-bound goal cases: 8 separate processes each (% of the roofline)
@@ -113,12 +113,12 @@ part spread && {
 # committed file by experiments/vs-mask.gp at docs time)
 part vs-mask && {
   echo "# 05-convolution, --n 2^26, one channel: GFLOP/s against K, and the roofline each run measured"
-  echo "# K v4_register_tiled v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps v13_split_sums baseline_cudnn roofline"
+  echo "# K v4_register_tiled v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps v9_split_sums baseline_cudnn roofline"
   for mask in 1 3 5 7 11 15 23 31 47 63 95 127 191 255; do
     row="$mask"
     roofline=""
     for v in v4_register_tiled v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps \
-      v13_split_sums baseline_cudnn; do
+      v9_split_sums baseline_cudnn; do
       if [ -x "$bin/$v" ]; then
         csv=$("$bin/$v" --n 2^26 --mask "$mask" --repeat 10 --csv 2>/dev/null | tail -1)
         row="$row $(echo "$csv" | cut -d, -f12)"
@@ -133,7 +133,7 @@ part vs-mask && {
 
 # Why v8 issues on under three quarters of the cycles at K = 127 while the FP32 probe issues on
 # nearly all: register-bank conflicts of the FFMAs (tools/sass.sh), and the stalls ncu counts;
-# v13, whose split sums let ptxas place them apart, beside it
+# v9, whose split sums let ptxas place them apart, beside it
 metrics=smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__cycles_active.avg.per_second
 for stall in dispatch_stall not_selected selected barrier short_scoreboard long_scoreboard wait; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
@@ -141,14 +141,14 @@ done
 part banks && {
   echo "# cuobjdump -sass, sm_90: each kernel's FFMAs (static count) and those that read two"
   echo "# registers of one bank from the register file (tools/sass.sh, cl_sass_ffma_banks)"
-  for v in v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps v10_implicit_gemm v11_small_tiles \
-    v12_fast_index v13_split_sums v14_transposed_weights; do
+  for v in v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps v9_split_sums \
+    v11_implicit_gemm v12_small_tiles v13_fast_index v14_transposed_weights; do
     cl_sass_ffma_banks "$bin/$v" | grep -v fma_probe | sed "s/^/$v: /"
   done
   echo "the FP32 probe (common/cl_ceilings.cu), in every program:"
   cl_sass_ffma_banks "$bin/v8_unrolled_taps" | grep fma_probe
   cl_ncu_header "--n 2^26 --mask 127 (one channel)"
-  for v in v8_unrolled_taps v13_split_sums; do
+  for v in v8_unrolled_taps v9_split_sums; do
     echo "## $v"
     cl_ncu conv_ "$metrics" "$bin/$v" --n 2^26 --mask 127
   done

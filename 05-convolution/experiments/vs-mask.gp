@@ -16,5 +16,5 @@ plot data using 1:9 with lines lw 2 dt 2 lc rgb '#808080' title 'roofline (copy 
      data using 1:4 with linespoints lw 2 title 'v6_contiguous_lanes', \
      data using 1:5 with linespoints lw 2 title 'v7_pipelined', \
      data using 1:6 with linespoints lw 2 title 'v8_unrolled_taps', \
-     data using 1:7 with linespoints lw 2 title 'v13_split_sums', \
+     data using 1:7 with linespoints lw 2 title 'v9_split_sums', \
      data using 1:8 with linespoints lw 2 title 'baseline_cudnn'

@@ -1,25 +1,21 @@
 /**
- * @file pipeline.cuh
- * @brief The copy pipeline that v7, v8 and v13 share: a grid that stays resident, each block
- * walking tiles with a stride of the grid, the next tiles' inputs and taps copied with `cp.async`
- * into shared-memory stages while the current one is computed.
+ * @file v9_split_sums.cu
+ * @brief v9: v8 with two sums per output, one for the even taps and one for the odd, so that
+ * ptxas can keep every FFMA's two register-file reads in different banks; blocks of 2 warps.
  *
- * A version defines THREADS, PER_THREAD (outputs per thread), TAP_STEP (taps per iteration of its
- * loop) and STAGES, and may define SUMS (its accumulators per thread, PER_THREAD unless it keeps
- * more than one per output, as v13 does); it includes this file, and defines accumulate() and
- * store(): the arithmetic on one stage and the write of a tile's outputs. Everything else, the
- * same in v7, v8 and v13, is here, down to conv1d() itself.
- *
- * A stage is one input channel of one tile: TILE inputs plus the halo, then the taps of that
- * (output channel, input channel) pair. For its copies to be 16-byte aligned a tile's inputs start
- * at its first output minus r rounded up to 4; the extra inputs on the left meet `lead` zero taps
- * put in front of the mask, and the taps are padded with zeros to a multiple of TAP_STEP. Tiles at
- * the ends of a row, or rows that do not start on a 16-byte boundary, take 4-byte copies and zero
- * stores instead.
+ * Since Volta the register file has two banks, even and odd register numbers, and an FFMA that
+ * reads two different registers of one bank waits a cycle for the second (tools/sass.sh counts
+ * them). In v8's loop the tap c[t] stays in the operand cache (`.reuse`) while q runs, so each
+ * FFMA reads window[q + t] and sum[q] from the file. The ring is filled by 16-byte loads, which
+ * put window[w] in bank w % 2, so for a given sum[q] the taps t and t + 1 read windows of both
+ * banks: whatever bank ptxas gives sum[q], half the taps collide with it (the page counts them).
+ * With one sum for the even taps and one for the odd, each sum meets windows of one bank only,
+ * and a placement without collisions exists: ptxas finds one for most of them (some FFMAs still
+ * read two registers of one bank, mostly where the reused operand changes slot). The price
+ * is 28 more registers (126) and 28 additions per tile to join the two halves; 126 registers
+ * still fit four blocks of 4 warps, or eight of 2 warps, per SM. Blocks of 2 warps wait less at
+ * the stage barrier and measured faster here (v8 itself measured slower with them: the tries).
  */
-#ifndef PIPELINE_CUH
-#define PIPELINE_CUH
-
 #include <cuda_pipeline.h>
 #include <stdint.h>
 
@@ -27,10 +23,13 @@
 #include "cl_device.h"
 #include "conv.h"
 
-#define TILE (THREADS * PER_THREAD) /* outputs per tile */
-#ifndef SUMS
-#define SUMS PER_THREAD
-#endif
+#define THREADS    64
+#define PER_THREAD 28                     /* lanes 7 float4s apart: conflict-free 16-byte loads */
+#define WINDOW     (PER_THREAD + 4)       /* inputs in registers */
+#define TAP_STEP   WINDOW                 /* taps per unrolled iteration: the window turns once */
+#define STAGES     3                      /* one computed, two being copied */
+#define SUMS       (2 * PER_THREAD)       /* sum[q]: even taps; sum[PER_THREAD + q]: odd taps */
+#define TILE       (THREADS * PER_THREAD) /* outputs per tile */
 
 /** Where a stage's inputs and taps sit, and how a block moves: the same for every block. */
 typedef struct {
@@ -57,9 +56,6 @@ typedef struct {
     size_t row, first;
     int co, ci;
 } position;
-
-static __device__ void accumulate(const float *stage, const geometry *g, float *sum);
-static __device__ void store(float *y, const geometry *g, const position *p, const float *sum);
 
 static __device__ position first_position(const geometry *g)
 {
@@ -114,6 +110,58 @@ static __device__ void copy_stage(float *stage, const float *x, const float *w, 
             __pipeline_memcpy_async(taps + k, filter + j, 4);
         else
             taps[k] = 0.0f;
+    }
+}
+
+/* This thread's outputs. window[] is a ring: at step s of an iteration it holds the inputs
+   base + j + 4s .. base + j + 4s + WINDOW - 1 from slot 4s on. */
+static __device__ void accumulate(const float *stage, const geometry *g, float *sum)
+{
+    const float4 *in4 = (const float4 *)stage + threadIdx.x * (PER_THREAD / 4);
+    const float4 *taps4 = (const float4 *)(stage + g->span);
+    float window[WINDOW];
+#pragma unroll
+    for (int v = 0; v < PER_THREAD / 4; v++) {
+        const float4 in = in4[v];
+        window[4 * v] = in.x, window[4 * v + 1] = in.y;
+        window[4 * v + 2] = in.z, window[4 * v + 3] = in.w;
+    }
+    for (int j4 = 0; j4 < g->taps / 4; j4 += TAP_STEP / 4) {
+#pragma unroll
+        for (int s = 0; s < TAP_STEP / 4; s++) {
+            const float4 in = in4[j4 + s + PER_THREAD / 4]; /* the window's next 4 inputs */
+            const int slot = (4 * s + PER_THREAD) % WINDOW;
+            window[slot] = in.x, window[slot + 1] = in.y;
+            window[slot + 2] = in.z, window[slot + 3] = in.w;
+            const float4 c4 = taps4[j4 + s];
+            const float c[4] = {c4.x, c4.y, c4.z, c4.w};
+#pragma unroll
+            for (int t = 0; t < 4; t++)
+#pragma unroll
+                for (int q = 0; q < PER_THREAD; q++)
+                    sum[t % 2 * PER_THREAD + q] += window[(4 * s + q + t) % WINDOW] * c[t];
+        }
+    }
+}
+
+static __device__ void store(float *y, const geometry *g, const position *p, const float *sum)
+{
+    float total[PER_THREAD];
+#pragma unroll
+    for (int q = 0; q < PER_THREAD; q++)
+        total[q] = sum[q] + sum[PER_THREAD + q];
+    const size_t i = p->first + (size_t)threadIdx.x * PER_THREAD;
+    float *out = y + p->row * g->length + i;
+    if (i + PER_THREAD <= g->length && ((uintptr_t)out & 15) == 0) {
+#pragma unroll
+        for (int v = 0; v < PER_THREAD / 4; v++)
+            ((float4 *)out)[v] =
+                make_float4(total[4 * v], total[4 * v + 1], total[4 * v + 2], total[4 * v + 3]);
+    } else {
+#pragma unroll
+        for (int q = 0; q < PER_THREAD; q++)
+            if (i + q < g->length)
+                out[q] = total[q];
     }
 }
 
@@ -193,5 +241,3 @@ void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void 
     conv_pipelined<<<(unsigned)blocks, THREADS, shared, stream>>>(x, w, y, g);
     CL_LAUNCH_CHECK("conv_pipelined");
 }
-
-#endif

@@ -1,11 +1,14 @@
 /**
- * @file v9_im2col_gemm.cu
- * @brief v9: the convolution as a matrix product. im2col copies, for every output position i, the
+ * @file v10_im2col_gemm.cu
+ * @brief v10: a new path — the layer with many channels as a matrix product, starting again from
+ * v1's problem statement. im2col copies, for every output position i, the
  * C·K inputs its dot product reads into column i of a (C·K) × L matrix; then one SGEMM per batch
  * (cuBLAS, plain FP32, no TF32) multiplies the C_out × (C·K) weights by it. All the cleverness is
  * cuBLAS's: tiling, registers, pipelining — lesson 02's whole path for free.
  *
- * The price is the copy: K times the input is written and read back (7× at K = 7), and for one
+ * v1 to v9 are built for one long signal, where the work per output is a short dot product; a
+ * layer with C channels makes each output a dot product of C·K terms, the shape of a GEMM. The
+ * price is the copy: K times the input is written and read back (7× at K = 7), and for one
  * channel the product is a matrix times a vector (C_out = 1), which no GEMM makes fast. The
  * workspace is capped at 2^28 floats (1 GiB): longer signals go through in chunks of positions.
  * cuBLAS is column-major: the row-major [C·K][chunk] columns are a column-major chunk × C·K
