@@ -1,7 +1,7 @@
 /**
  * @file v2_block_flags.cu
- * @brief v2: the seed's block version — a shared array of flags, one thread adds them up, one
- * `atomicAdd` per block.
+ * @brief v2: v1 with the seed's block version — a shared array of flags, one thread adds them up,
+ * one `atomicAdd` per block.
  *
  * Blocks of 16 × 16 threads as in the seed, each thread writes 1 or 0 into the shared array, and
  * after a barrier thread (0, 0) adds the 256 flags one by one: 256 dependent shared loads and adds

@@ -1,7 +1,7 @@
 /**
  * @file v3_syncthreads_count.cu
- * @brief v3: `__syncthreads_count` — the barrier itself counts the threads whose container is over
- * the limit, and thread (0, 0) issues the block's one `atomicAdd`.
+ * @brief v3: v2 with `__syncthreads_count` — the barrier itself counts the threads whose container
+ * is over the limit, and thread (0, 0) issues the block's one `atomicAdd`.
  *
  * v2's flags array, its second barrier and the 256-step serial sum in one thread disappear: the
  * hardware reduces a predicate across the block while it synchronizes, in the time of a barrier.

@@ -1,7 +1,7 @@
 /**
  * @file v4_warp_ballot.cu
- * @brief v4: `__ballot_sync` + `__popc` — each warp counts its hits in one register and its first
- * lane adds them with one `atomicAdd`: no block barrier at all.
+ * @brief v4: v3 with `__ballot_sync` + `__popc` — each warp counts its hits in one register and
+ * its first lane adds them with one `atomicAdd`: no block barrier at all.
  *
  * v3 made every warp of a block wait at the barrier for the block's slowest container; a warp now
  * leaves as soon as its own 32 containers are summed. The price is 8 atomics per block instead of

@@ -1,7 +1,7 @@
 /**
  * @file v5_lane_groups.cu
- * @brief v5: coalescing — four lanes per container, reading its floats side by side, a two-step
- * shuffle to add their sums, and one atomic per block for the whole grid-stride run.
+ * @brief v5: v4 with coalescing — four lanes per container, reading its floats side by side, a
+ * two-step shuffle to add their sums, and one atomic per block for the whole grid-stride run.
  *
  * A warp now covers 8 neighbouring containers, and their floats are contiguous in CSR, so each
  * load instruction reads a few whole 32-byte sectors instead of 32 scattered ones: the coalescing

@@ -31,31 +31,31 @@ done
   cl_ncu_header "n = 2^24 containers, the counting kernel of each version"
   for lengths in fixed powerlaw; do
     for v in v1_thread_atomics v2_block_flags v3_syncthreads_count v4_warp_ballot v5_lane_groups \
-             v6_merge_path v7_persistent; do
+             v12_merge_path v13_persistent; do
       echo "## $v, --lengths $lengths"
       cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
-    for v in v8_split_long v9_thread_short v10_staged_short v11_warp_medium v12_vector_walks \
-             v13_equal_slices; do
+    for v in v6_split_long v7_thread_short v8_staged_short v9_warp_medium v10_vector_walks \
+             v11_equal_slices; do
       echo "## $v, --lengths $lengths: both kernels (short containers, then the pieces)"
       CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
   done
-  echo "## v10_staged_short to v13_equal_slices, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
-  for v in v10_staged_short v11_warp_medium v12_vector_walks v13_equal_slices; do
+  echo "## v8_staged_short to v11_equal_slices, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
+  for v in v8_staged_short v9_warp_medium v10_vector_walks v11_equal_slices; do
     echo "## $v"
     cl_ncu 'count_short' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio" \
       "$bin/$v" --n 2^24 --lengths powerlaw
   done
-  echo "## v13_equal_slices at n = 2^20: the two kernels' own durations (the runner's median also holds the memset and the launches)"
+  echo "## v11_equal_slices at n = 2^20: the two kernels' own durations (the runner's median also holds the memset and the launches)"
   for lengths in fixed uniform powerlaw; do
-    echo "## v13_equal_slices, n = 2^20, --lengths $lengths"
+    echo "## v11_equal_slices, n = 2^20, --lengths $lengths"
     CL_NCU_LAUNCHES=2 cl_ncu 'count_' "gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed" \
-      "$bin/v13_equal_slices" --n 2^20 --lengths "$lengths"
+      "$bin/v11_equal_slices" --n 2^20 --lengths "$lengths"
   done
-  echo "## v7_persistent, --lengths powerlaw: warp stalls per issued instruction"
+  echo "## v13_persistent, --lengths powerlaw: warp stalls per issued instruction"
   cl_ncu 'count_' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active${stalls}" \
-    "$bin/v7_persistent" --n 2^24 --lengths powerlaw
+    "$bin/v13_persistent" --n 2^24 --lengths powerlaw
 } > "$results/06-atomics-counting-ncu.txt"
 cat "$results/06-atomics-counting-ncu.txt"
 

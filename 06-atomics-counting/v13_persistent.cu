@@ -1,9 +1,9 @@
 /**
- * @file v7_persistent.cu
- * @brief v7: v6's tiles, but as many blocks as the GPU holds, each walking a run of consecutive
+ * @file v13_persistent.cu
+ * @brief v13: v12 with as many blocks as the GPU holds, each walking a run of consecutive
  * tiles; a small kernel finds every tile's start first.
  *
- * v6 launched one block per 4096-item tile, and each block began with two 32-way searches of the
+ * v12 launched one block per 4096-item tile, and each block began with two 32-way searches of the
  * offsets (five dependent trips to memory) and ended, almost always, with a ticket round trip for
  * the container that crosses its end. Here a first kernel runs every tile-boundary search at once,
  * and each resident block takes tiles t0 … t1 in order: the next tile's start is loaded while the
@@ -13,8 +13,159 @@
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
-#include "merge_path.cuh"
+#include "counting.h"
 #include "slots.cuh"
+
+#define BLOCK_SIZE 256
+#define ITEMS      16 /* merged items (floats and ends) per thread */
+#define TILE       (BLOCK_SIZE * ITEMS)
+#define WARPS      (BLOCK_SIZE / 32)
+#define FULL_MASK  0xffffffffu
+
+/* A tile in shared memory: its container ends (relative to its first float), then its floats. */
+typedef union {
+    int end;
+    float value;
+    unsigned word;
+} tile_item;
+
+/* How many container ends come among the first d merged items: the smallest i whose end
+   offsets[i + 1] comes after float d - i - 1. The whole warp searches, 32 probes per step. */
+static __device__ size_t ends_before(const size_t *offsets, size_t n, size_t total, size_t d)
+{
+    const unsigned lane = threadIdx.x % 32;
+    size_t lo = d > total ? d - total : 0, hi = d < n ? d : n;
+    while (lo < hi) {
+        const size_t step = (hi - lo + 31) / 32, probe = lo + lane * step;
+        const int consumed = probe < hi && offsets[probe + 1] <= d - probe - 1;
+        const unsigned below = __popc(__ballot_sync(FULL_MASK, consumed)); /* a prefix of lanes */
+        if (below == 0)
+            return lo;
+        lo = lo + (below - 1) * step + 1;
+        hi = hi < lo - 1 + step ? hi : lo - 1 + step;
+    }
+    return lo;
+}
+
+/* Copies the tile's nc container ends (relative to its first float f0) and nf floats into shared
+   memory. All 16 loads are issued before the first store: a loop that stores each value as it
+   arrives waits for DRAM 16 times in a row. An end lies within the tile, so the low 32 bits of its
+   64-bit offset, minus f0's, give it exactly. */
+static __device__ void load_tile(tile_item *tile, const float *values, const size_t *offsets,
+                                 size_t c0, size_t f0, int nc, int nf)
+{
+    const unsigned *end_words = (const unsigned *)(offsets + c0 + 1); /* little-endian: low first */
+    unsigned words[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        const int p = k * BLOCK_SIZE + threadIdx.x;
+        words[k] = p < nc        ? end_words[2 * p] - (unsigned)f0
+                   : p < nc + nf ? __float_as_uint(values[f0 + p - nc])
+                                 : 0u;
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        const int p = k * BLOCK_SIZE + threadIdx.x;
+        if (p < nc + nf)
+            tile[p].word = words[k];
+    }
+}
+
+/* The ends before item dt of the tile: this thread's start on the tile's merge path. */
+static __device__ int ends_before_item(const tile_item *tile, int nc, int nf, int dt)
+{
+    int lo = max(0, dt - nf), hi = min(dt, nc);
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (tile[mid].end <= dt - mid - 1)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* What a thread's walk leaves: the first container it finished (head, -1 if none) with the sum of
+   its floats seen here, the containers it finished whole that are over the limit, and the open
+   container (key) with its piece (sum). */
+typedef struct {
+    int head, key, over;
+    float head_sum, sum;
+} walk_result;
+
+static __device__ walk_result walk_items(const tile_item *tile, int nc, int key, int fi,
+                                         int key_end, int fi_end, float limit)
+{
+    walk_result w = {-1, key, 0, 0.0f, 0.0f};
+    for (; w.key < key_end; w.key++) { /* the containers that end in this thread's items */
+        for (const int stop = tile[w.key].end; fi < stop; fi++)
+            w.sum += tile[nc + fi].value;
+        if (w.head < 0)
+            w.head = w.key, w.head_sum = w.sum; /* may have begun before this thread */
+        else
+            w.over += w.sum > limit;
+        w.sum = 0.0f;
+    }
+    for (; fi < fi_end; fi++) /* and the piece of the one still open */
+        w.sum += tile[nc + fi].value;
+    return w;
+}
+
+/* The block's inclusive scan of the open pieces, keyed by container (keys only grow, so a key's
+   pieces are neighbours): returns this thread's total for its key, and in *previous the total of
+   the thread before it, for *previous_key. Ends with the block synchronized. */
+static __device__ float scan_pieces(float sum, int key, int *warp_last_key, int *warp_first_key,
+                                    float *warp_carry, float *previous, int *previous_key)
+{
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    float carry = sum;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const float up = __shfl_up_sync(FULL_MASK, carry, offset);
+        const int up_key = __shfl_up_sync(FULL_MASK, key, offset);
+        if (lane >= offset && up_key == key)
+            carry += up;
+    }
+    const int first_key = __shfl_sync(FULL_MASK, key, 0);
+    if (lane == 31)
+        warp_last_key[warp] = key, warp_first_key[warp] = first_key, warp_carry[warp] = carry;
+    __syncthreads();
+    int before_key = -1;
+    float before = 0.0f;
+    if (warp > 0) { /* the warps before, back to the one where before_key's piece begins */
+        before_key = warp_last_key[warp - 1];
+        for (int w = (int)warp - 1; w >= 0 && warp_last_key[w] == before_key; w--) {
+            before += warp_carry[w];
+            if (warp_first_key[w] != before_key)
+                break;
+        }
+    }
+    if (key == before_key)
+        carry += before;
+    *previous = __shfl_up_sync(FULL_MASK, carry, 1);
+    *previous_key = __shfl_up_sync(FULL_MASK, key, 1);
+    if (lane == 0)
+        *previous = before, *previous_key = before_key;
+    return carry;
+}
+
+/* The block's count into the global one: one atomic per block. */
+static __device__ void add_block_count(int over, unsigned long long *block_count,
+                                       unsigned long long *count)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+        over += __shfl_xor_sync(FULL_MASK, over, offset);
+    if (threadIdx.x % 32 == 0 && over)
+        atomicAdd(block_count, (unsigned long long)over);
+    __syncthreads();
+    if (threadIdx.x == 0 && *block_count)
+        atomicAdd(count, *block_count);
+}
+
+/* Tiles of TILE merged items that cover the n container ends and the floats. */
+static size_t tiles_for(size_t n, size_t total)
+{
+    return (n + total + TILE - 1) / TILE;
+}
 
 /* Where every tile starts: one warp per tile boundary, all at once, before the counting kernel. */
 __global__ void partition_tiles(const size_t *offsets, size_t n, size_t total, size_t tiles,
