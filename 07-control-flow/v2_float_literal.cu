@@ -1,22 +1,47 @@
 /**
  * @file v2_float_literal.cu
- * @brief Version 2: `2.0f` instead of `2.0`. The product 2xy + cy stays in float: one FFMA after
- * an exact doubling, where v1 converted x, y and cy to double (F2F), multiplied and added in
- * double and converted back. The SASS shows the F2F and DMUL/DFMA instructions gone (the page).
- * On the H100 FP64 runs at half the FP32 rate, so the literal can cost up to 2×; on a GPU whose
- * FP64 runs at 1/64 of FP32 (most GeForce cards) the double literal costs far more. The step,
- * now all float, moves to `pinned_step` (pinned.cuh), which every later version calls: the pinned
- * arithmetic the check replays bit for bit, written once.
+ * @brief v2: v1 with `2.0f` instead of `2.0`.
+ *
+ * The product 2xy + cy stays in float: one FFMA after an exact doubling, where v1 converted x, y
+ * and cy to double (F2F), multiplied and added in double and converted back. The SASS shows the F2F
+ * and DMUL/DFMA instructions gone (the page). On the H100 FP64 runs at half the FP32 rate, so the
+ * literal can cost up to 2×; on a GPU whose FP64 runs at 1/64 of FP32 (most GeForce cards) the
+ * double literal costs far more. The step is now all float, in the pinned arithmetic that every
+ * later version keeps and the check replays bit for bit.
  */
-#include "colour.cuh"
 #include "mandelbrot.h"
-#include "pinned.cuh"
+#include "points.cuh"
 
 #include "cl_cuda_check.h"
 
 const mandel_arithmetic mandel_version_arithmetic = MANDEL_PINNED;
 
 #define BLOCK 256
+
+/* One iteration z <- z^2 + c. On entry x2 and y2 hold x^2 and y^2 of the current z; on return, of
+   the new z, which is what the escape test |z|^2 = x^2 + y^2 > 4 reads. Six FP32 instructions,
+   each rounded to nearest by an intrinsic the compiler never contracts or reorders, as
+   reference.c replays them (MANDEL_PINNED). */
+static __device__ __forceinline__ void step_z(float cx, float cy, float *x, float *y, float *x2,
+                                              float *y2)
+{
+    *y = __fmaf_rn(2.0f * *x, *y, cy);
+    *x = __fadd_rn(__fsub_rn(*x2, *y2), cx);
+    *x2 = __fmul_rn(*x, *x);
+    *y2 = __fmul_rn(*y, *y);
+}
+
+/* The smooth value count + 1 - log2(log2 |z|) of an escaped pixel (r2 = |z|^2 > 4), maxiter for
+   one that never escaped: logf twice and two divisions by ln 2, about 70 instructions, accurate
+   to a few ulp. */
+static __device__ __forceinline__ float smooth_value(unsigned count, float r2, unsigned maxiter)
+{
+    if (count >= maxiter)
+        return (float)maxiter;
+    const float ln2 = 0.693147181f;
+    const float log2_abs_z = logf(r2) / 2.0f / ln2; /* log2 |z| = ln |z|^2 / 2 / ln 2 */
+    return (float)count + 1.0f - logf(log2_abs_z) / ln2;
+}
 
 __global__ void __launch_bounds__(BLOCK)
     mandel_naive(mandel_params p, unsigned *counts, float *smooth)
@@ -31,11 +56,11 @@ __global__ void __launch_bounds__(BLOCK)
     float x = 0.0f, y = 0.0f, x2 = 0.0f, y2 = 0.0f;
     unsigned count = 0;
     while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
-        pinned_step(cx, cy, &x, &y, &x2, &y2);
+        step_z(cx, cy, &x, &y, &x2, &y2);
         count++;
     }
     counts[i] = count;
-    smooth[i] = smooth_logf(count, __fadd_rn(x2, y2), p.maxiter);
+    smooth[i] = smooth_value(count, __fadd_rn(x2, y2), p.maxiter);
 }
 
 size_t mandel_workspace_bytes(const mandel_params *p)

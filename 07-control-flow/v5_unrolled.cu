@@ -1,15 +1,16 @@
 /**
  * @file v5_unrolled.cu
- * @brief Version 5: the escape test once per UNROLL = 4 iterations, the 4 unrolled with
- * `#pragma unroll`. Per iteration v4 issued the 6 FP32 instructions of the step plus the test
+ * @brief v5: v4 with the escape test once per UNROLL = 4 iterations, the 4 unrolled with
+ * `#pragma unroll`.
+ *
+ * Per iteration v4 issued the 6 FP32 instructions of the step plus the test
  * (FADD, FSETP), the count (IADD, ISETP) and the branch; here those 5 come once per 4 steps. An
  * escape is absorbing (once |z| > 2, |z| keeps growing), so an escape inside the block still shows
  * at its end; the block then steps back to its saved start and finishes one iteration at a time,
  * so the count is exact. The cost: two more live registers (the saved z) and a longer body.
  */
-#include "colour.cuh"
 #include "mandelbrot.h"
-#include "pinned.cuh"
+#include "points.cuh"
 
 #include "cl_cuda_check.h"
 
@@ -20,6 +21,31 @@ const mandel_arithmetic mandel_version_arithmetic = MANDEL_PINNED;
 #define TILE_X  8
 #define TILE_Y  4
 #define UNROLL  4
+
+/* One iteration z <- z^2 + c. On entry x2 and y2 hold x^2 and y^2 of the current z; on return, of
+   the new z, which is what the escape test |z|^2 = x^2 + y^2 > 4 reads. Six FP32 instructions,
+   each rounded to nearest by an intrinsic the compiler never contracts or reorders, as
+   reference.c replays them (MANDEL_PINNED). */
+static __device__ __forceinline__ void step_z(float cx, float cy, float *x, float *y, float *x2,
+                                              float *y2)
+{
+    *y = __fmaf_rn(2.0f * *x, *y, cy);
+    *x = __fadd_rn(__fsub_rn(*x2, *y2), cx);
+    *x2 = __fmul_rn(*x, *x);
+    *y2 = __fmul_rn(*y, *y);
+}
+
+/* The smooth value count + 1 - log2(log2 |z|) of an escaped pixel (r2 = |z|^2 > 4), maxiter for
+   one that never escaped: logf twice and two divisions by ln 2, about 70 instructions, accurate
+   to a few ulp. */
+static __device__ __forceinline__ float smooth_value(unsigned count, float r2, unsigned maxiter)
+{
+    if (count >= maxiter)
+        return (float)maxiter;
+    const float ln2 = 0.693147181f;
+    const float log2_abs_z = logf(r2) / 2.0f / ln2; /* log2 |z| = ln |z|^2 / 2 / ln 2 */
+    return (float)count + 1.0f - logf(log2_abs_z) / ln2;
+}
 
 __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     mandel_unrolled(mandel_params p, unsigned *counts, float *smooth)
@@ -38,7 +64,7 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
         const float x_start = x, y_start = y;
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
-            pinned_step(cx, cy, &x, &y, &x2, &y2);
+            step_z(cx, cy, &x, &y, &x2, &y2);
         }
         if (!(__fadd_rn(x2, y2) <= 4.0f)) { /* escaped in this block (or overflowed to NaN) */
             x = x_start;
@@ -51,11 +77,11 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     }
     /* the exact end: single steps from the escaping block's start, or the last < UNROLL steps */
     while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
-        pinned_step(cx, cy, &x, &y, &x2, &y2);
+        step_z(cx, cy, &x, &y, &x2, &y2);
         count++;
     }
     counts[i] = count;
-    smooth[i] = smooth_logf(count, __fadd_rn(x2, y2), p.maxiter);
+    smooth[i] = smooth_value(count, __fadd_rn(x2, y2), p.maxiter);
 }
 
 size_t mandel_workspace_bytes(const mandel_params *p)

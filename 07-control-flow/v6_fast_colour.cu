@@ -1,17 +1,18 @@
 /**
  * @file v6_fast_colour.cu
- * @brief Version 6: the colour with the hardware's approximate log2 (`__log2f`, one MUFU.LG2
- * each) instead of logf and two IEEE divisions — the slides' `__sinf`/`__expf`/-use_fast_math
- * advice, applied where this kernel calls a math function. Written as log2, the smooth value
+ * @brief v6: v5 with the colour from the hardware's approximate log2 (`__log2f`, one MUFU.LG2
+ * each) instead of logf and two IEEE divisions.
+ *
+ * The slides' `__sinf`/`__expf`/-use_fast_math advice, applied where this kernel calls a math
+ * function. Written as log2, the smooth value
  * needs no division at all, so `__fdividef` has nothing left to replace. The accuracy lost is in
- * the table's error column (the same check and tolerance as before). The colour runs once per
+ * the page's error column (the same check and tolerance as before). The colour runs once per
  * pixel against hundreds of iterations: expect little. The iteration keeps its pinned
  * intrinsics, which -use_fast_math would not touch either; a whole-file -use_fast_math would also
  * flush subnormals to zero (-ftz=true), which the pinned reference does not do.
  */
-#include "colour.cuh"
 #include "mandelbrot.h"
-#include "pinned.cuh"
+#include "points.cuh"
 
 #include "cl_cuda_check.h"
 
@@ -22,6 +23,29 @@ const mandel_arithmetic mandel_version_arithmetic = MANDEL_PINNED;
 #define TILE_X  8
 #define TILE_Y  4
 #define UNROLL  4
+
+/* One iteration z <- z^2 + c. On entry x2 and y2 hold x^2 and y^2 of the current z; on return, of
+   the new z, which is what the escape test |z|^2 = x^2 + y^2 > 4 reads. Six FP32 instructions,
+   each rounded to nearest by an intrinsic the compiler never contracts or reorders, as
+   reference.c replays them (MANDEL_PINNED). */
+static __device__ __forceinline__ void step_z(float cx, float cy, float *x, float *y, float *x2,
+                                              float *y2)
+{
+    *y = __fmaf_rn(2.0f * *x, *y, cy);
+    *x = __fadd_rn(__fsub_rn(*x2, *y2), cx);
+    *x2 = __fmul_rn(*x, *x);
+    *y2 = __fmul_rn(*y, *y);
+}
+
+/* The smooth value count + 1 - log2(log2 |z|) of an escaped pixel (r2 = |z|^2 > 4), maxiter for
+   one that never escaped: __log2f twice (MUFU.LG2, one instruction each, absolute error about
+   2^-22 near 1). log2 needs no division by ln 2, so there is nothing left for __fdividef. */
+static __device__ __forceinline__ float smooth_value(unsigned count, float r2, unsigned maxiter)
+{
+    if (count >= maxiter)
+        return (float)maxiter;
+    return (float)count + 1.0f - __log2f(0.5f * __log2f(r2));
+}
 
 __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     mandel_fast_colour(mandel_params p, unsigned *counts, float *smooth)
@@ -40,7 +64,7 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
         const float x_start = x, y_start = y;
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
-            pinned_step(cx, cy, &x, &y, &x2, &y2);
+            step_z(cx, cy, &x, &y, &x2, &y2);
         }
         if (!(__fadd_rn(x2, y2) <= 4.0f)) { /* escaped in this block (or overflowed to NaN) */
             x = x_start;
@@ -53,11 +77,11 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     }
     /* the exact end: single steps from the escaping block's start, or the last < UNROLL steps */
     while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
-        pinned_step(cx, cy, &x, &y, &x2, &y2);
+        step_z(cx, cy, &x, &y, &x2, &y2);
         count++;
     }
     counts[i] = count;
-    smooth[i] = smooth_fast(count, __fadd_rn(x2, y2), p.maxiter);
+    smooth[i] = smooth_value(count, __fadd_rn(x2, y2), p.maxiter);
 }
 
 size_t mandel_workspace_bytes(const mandel_params *p)

@@ -1,14 +1,15 @@
 /**
  * @file v7_unroll8.cu
- * @brief Version 7: blocks of UNROLL = 8 iterations instead of 4. v5's SASS shows what a block
+ * @brief v7: v6 with blocks of UNROLL = 8 iterations instead of 4.
+ *
+ * v5's SASS shows what a block
  * costs besides its 6 FP32 instructions per step: the count (IADD, ISETP), the saved z and count
  * (three MOV), the escape test (FADD, FSETP) and two branches — about 10 instructions, 2.5 per
  * iteration at 4, 1.25 at 8. The price: up to 8 single steps at the end of each pixel instead of
  * 4, and a longer body. Nothing else changes.
  */
-#include "colour.cuh"
 #include "mandelbrot.h"
-#include "pinned.cuh"
+#include "points.cuh"
 
 #include "cl_cuda_check.h"
 
@@ -19,6 +20,29 @@ const mandel_arithmetic mandel_version_arithmetic = MANDEL_PINNED;
 #define TILE_X  8
 #define TILE_Y  4
 #define UNROLL  8
+
+/* One iteration z <- z^2 + c. On entry x2 and y2 hold x^2 and y^2 of the current z; on return, of
+   the new z, which is what the escape test |z|^2 = x^2 + y^2 > 4 reads. Six FP32 instructions,
+   each rounded to nearest by an intrinsic the compiler never contracts or reorders, as
+   reference.c replays them (MANDEL_PINNED). */
+static __device__ __forceinline__ void step_z(float cx, float cy, float *x, float *y, float *x2,
+                                              float *y2)
+{
+    *y = __fmaf_rn(2.0f * *x, *y, cy);
+    *x = __fadd_rn(__fsub_rn(*x2, *y2), cx);
+    *x2 = __fmul_rn(*x, *x);
+    *y2 = __fmul_rn(*y, *y);
+}
+
+/* The smooth value count + 1 - log2(log2 |z|) of an escaped pixel (r2 = |z|^2 > 4), maxiter for
+   one that never escaped: __log2f twice (MUFU.LG2, one instruction each, absolute error about
+   2^-22 near 1). log2 needs no division by ln 2, so there is nothing left for __fdividef. */
+static __device__ __forceinline__ float smooth_value(unsigned count, float r2, unsigned maxiter)
+{
+    if (count >= maxiter)
+        return (float)maxiter;
+    return (float)count + 1.0f - __log2f(0.5f * __log2f(r2));
+}
 
 __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     mandel_unroll8(mandel_params p, unsigned *counts, float *smooth)
@@ -37,7 +61,7 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
         const float x_start = x, y_start = y;
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
-            pinned_step(cx, cy, &x, &y, &x2, &y2);
+            step_z(cx, cy, &x, &y, &x2, &y2);
         }
         if (!(__fadd_rn(x2, y2) <= 4.0f)) { /* escaped in this block (or overflowed to NaN) */
             x = x_start;
@@ -50,11 +74,11 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     }
     /* the exact end: single steps from the escaping block's start, or the last < UNROLL steps */
     while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
-        pinned_step(cx, cy, &x, &y, &x2, &y2);
+        step_z(cx, cy, &x, &y, &x2, &y2);
         count++;
     }
     counts[i] = count;
-    smooth[i] = smooth_fast(count, __fadd_rn(x2, y2), p.maxiter);
+    smooth[i] = smooth_value(count, __fadd_rn(x2, y2), p.maxiter);
 }
 
 size_t mandel_workspace_bytes(const mandel_params *p)

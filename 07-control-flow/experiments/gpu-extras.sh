@@ -52,7 +52,7 @@ metrics=smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.s
 {
   cl_ncu_header "W = 4096, maxiter 1024"
   for view in full boundary; do
-    for v in v3_grid_2d v4_warp_tiles v7_unroll8 v9_lane_refill v10_checkpoint; do
+    for v in v3_grid_2d v4_warp_tiles v7_unroll8 v8_checkpoint v10_lane_refill; do
       echo "## $v, --view $view"
       cl_ncu mandel_ "$metrics" "$bin/$v" --n 4096 --view "$view"
     done

@@ -67,7 +67,7 @@ static void model(mandel_view view, unsigned w)
            total / row_slots, 32.0 * total / row_slots);
     work = 0.0;
     const double tile_slots = pass_busy(tiles, n, 0, MAXITER, &work);
-    printf("8 x 4 tiles (v4-v10):              %.3f (%.1f of 32)\n", total / tile_slots,
+    printf("8 x 4 tiles (v4-v9):               %.3f (%.1f of 32)\n", total / tile_slots,
            32.0 * total / tile_slots);
     /* pass ends: doubling passes from 64, from 16, and a repack every 32 iterations */
     static const unsigned firsts[] = {64, 16, 32};

@@ -1,7 +1,8 @@
 /**
- * @file v10_checkpoint.cu
- * @brief Version 10: blocks of UNROLL = 16 iterations with a checkpoint after the first 8. v7
- * pays about 10 instructions of overhead per block (the count, the compare, the saved z, the
+ * @file v8_checkpoint.cu
+ * @brief v8: v7 with blocks of UNROLL = 16 iterations and a checkpoint after the first 8.
+ *
+ * v7 pays about 10 instructions of overhead per block (the count, the compare, the saved z, the
  * escape test, two branches): 1.25 per iteration at 8, 0.63 at 16. Plain blocks of 16 give that
  * back at the end of each pixel: the exact end single-steps up to 16 iterations from the block's
  * start (more tries: no gain). Here the block keeps z after its first half, and the escape test
@@ -9,9 +10,8 @@
  * most 8 single steps as in v7. The checkpoint costs registers (22 against 18), not
  * instructions in the block, which holds z after 8 steps anyway; its test runs once per pixel.
  */
-#include "colour.cuh"
 #include "mandelbrot.h"
-#include "pinned.cuh"
+#include "points.cuh"
 
 #include "cl_cuda_check.h"
 
@@ -23,6 +23,29 @@ const mandel_arithmetic mandel_version_arithmetic = MANDEL_PINNED;
 #define TILE_Y  4
 #define UNROLL  16
 #define HALF    (UNROLL / 2)
+
+/* One iteration z <- z^2 + c. On entry x2 and y2 hold x^2 and y^2 of the current z; on return, of
+   the new z, which is what the escape test |z|^2 = x^2 + y^2 > 4 reads. Six FP32 instructions,
+   each rounded to nearest by an intrinsic the compiler never contracts or reorders, as
+   reference.c replays them (MANDEL_PINNED). */
+static __device__ __forceinline__ void step_z(float cx, float cy, float *x, float *y, float *x2,
+                                              float *y2)
+{
+    *y = __fmaf_rn(2.0f * *x, *y, cy);
+    *x = __fadd_rn(__fsub_rn(*x2, *y2), cx);
+    *x2 = __fmul_rn(*x, *x);
+    *y2 = __fmul_rn(*y, *y);
+}
+
+/* The smooth value count + 1 - log2(log2 |z|) of an escaped pixel (r2 = |z|^2 > 4), maxiter for
+   one that never escaped: __log2f twice (MUFU.LG2, one instruction each, absolute error about
+   2^-22 near 1). log2 needs no division by ln 2, so there is nothing left for __fdividef. */
+static __device__ __forceinline__ float smooth_value(unsigned count, float r2, unsigned maxiter)
+{
+    if (count >= maxiter)
+        return (float)maxiter;
+    return (float)count + 1.0f - __log2f(0.5f * __log2f(r2));
+}
 
 __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     mandel_checkpoint(mandel_params p, unsigned *counts, float *smooth)
@@ -41,12 +64,12 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
         const float x_start = x, y_start = y;
 #pragma unroll
         for (int k = 0; k < HALF; k++) {
-            pinned_step(cx, cy, &x, &y, &x2, &y2);
+            step_z(cx, cy, &x, &y, &x2, &y2);
         }
         const float x_half = x, y_half = y, x2_half = x2, y2_half = y2;
 #pragma unroll
         for (int k = HALF; k < UNROLL; k++) {
-            pinned_step(cx, cy, &x, &y, &x2, &y2);
+            step_z(cx, cy, &x, &y, &x2, &y2);
         }
         if (!(__fadd_rn(x2, y2) <= 4.0f)) { /* escaped in this block (or overflowed to NaN) */
             if (__fadd_rn(x2_half, y2_half) <= 4.0f) { /* not in the first half: resume there */
@@ -64,11 +87,11 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     }
     /* the exact end: at most HALF single steps from the escaping half, or the last < UNROLL */
     while (count < p.maxiter && __fadd_rn(x2, y2) <= 4.0f) {
-        pinned_step(cx, cy, &x, &y, &x2, &y2);
+        step_z(cx, cy, &x, &y, &x2, &y2);
         count++;
     }
     counts[i] = count;
-    smooth[i] = smooth_fast(count, __fadd_rn(x2, y2), p.maxiter);
+    smooth[i] = smooth_value(count, __fadd_rn(x2, y2), p.maxiter);
 }
 
 size_t mandel_workspace_bytes(const mandel_params *p)
