@@ -50,6 +50,9 @@ macro(cuda_lessons_setup)
       add_compile_options("$<$<COMPILE_LANGUAGE:C>:-Werror>"
                           "$<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings;-Xcompiler=-Werror>")
     endif()
+    set(CUDA_LESSONS_GPU_TESTS AUTO CACHE STRING
+        "Register the gpu and sanitize tests with CTest: AUTO (where nvidia-smi sees a GPU), ON, OFF")
+    set_property(CACHE CUDA_LESSONS_GPU_TESTS PROPERTY STRINGS AUTO ON OFF)
     find_program(CUDA_LESSONS_SANITIZER compute-sanitizer
                  HINTS "${CUDAToolkit_BIN_DIR}" "${CUDAToolkit_BIN_DIR}/../compute-sanitizer")
     add_subdirectory("${CUDA_LESSONS_ROOT}/common" "${CMAKE_BINARY_DIR}/common")
@@ -85,6 +88,7 @@ function(cuda_lessons_add_lesson)
                         "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS;REFUSED;EXCLUDE"
                         ${ARGN})
   set(lesson ${L_NAME})
+  cmake_language(DEFER CALL _cl_collect_gpu_tests)
   set(bin_dir "${CMAKE_BINARY_DIR}/bin/${lesson}")
   file(GLOB programs CONFIGURE_DEPENDS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}"
        "${CMAKE_CURRENT_SOURCE_DIR}/v[0-9]*_*.cu" "${CMAKE_CURRENT_SOURCE_DIR}/baseline_*.cu")
@@ -229,7 +233,59 @@ endfunction()
 
 # After every lesson: `run` runs all runners one after another (never in parallel: they time the
 # GPU); `results` re-measures every lesson into docs/results/<lesson>.csv and regenerates the pages.
+# Deferred to the end of a directory that adds tests (cmake_language(DEFER)): the names of its
+# tests labelled gpu or sanitize join the global list (get_test_property sees only the tests of
+# the directory it is called from).
+function(_cl_collect_gpu_tests)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(test IN LISTS tests)
+    get_test_property(${test} LABELS labels)
+    if(labels MATCHES "(^|;)(gpu|sanitize)(;|$)")
+      set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_GPU_TEST_NAMES "${test}")
+    endif()
+  endforeach()
+endfunction()
+
+# On a machine with no GPU the gpu and sanitize tests would each report "Skipped": CTest is told to
+# leave them out (CTestCustom.cmake), and one test says once why they did not run.
+function(_cl_gpu_tests_here)
+  set(custom "${CMAKE_BINARY_DIR}/CTestCustom.cmake")
+  set(have_gpu ON)
+  if(CUDA_LESSONS_GPU_TESTS STREQUAL "OFF")
+    set(have_gpu OFF)
+    set(why "CUDA_LESSONS_GPU_TESTS is OFF")
+  elseif(CUDA_LESSONS_GPU_TESTS STREQUAL "AUTO")
+    find_program(_cl_smi nvidia-smi)
+    set(smi_rc 1)
+    if(_cl_smi)
+      execute_process(COMMAND ${_cl_smi} -L OUTPUT_VARIABLE smi_out RESULT_VARIABLE smi_rc
+                      ERROR_QUIET)
+    endif()
+    if(NOT smi_rc EQUAL 0 OR NOT smi_out MATCHES "GPU [0-9]")
+      set(have_gpu OFF)
+      set(why "no GPU found by nvidia-smi when CMake configured this build")
+    endif()
+  endif()
+  if(have_gpu)
+    file(WRITE "${custom}" "# cuda-lessons: every test runs here\n")
+    return()
+  endif()
+  get_property(gpu_tests GLOBAL PROPERTY CUDA_LESSONS_GPU_TEST_NAMES)
+  list(LENGTH gpu_tests count)
+  string(REPLACE ";" "\n  " names "${gpu_tests}")
+  file(WRITE "${custom}" "# cuda-lessons: ${why}; these tests need a GPU\n"
+                         "set(CTEST_CUSTOM_TESTS_IGNORE\n  ${names})\n")
+  message(STATUS "cuda-lessons: ${why}: the ${count} gpu and sanitize tests are left out of "
+                 "ctest (configure on a machine with a GPU, or -DCUDA_LESSONS_GPU_TESTS=ON)")
+  add_test(NAME gpu-and-sanitize-tests-need-a-gpu
+           COMMAND ${CMAKE_COMMAND} -E echo "${count} gpu and sanitize tests not run: ${why}")
+  set_tests_properties(gpu-and-sanitize-tests-need-a-gpu PROPERTIES LABELS cpu
+                       SKIP_REGULAR_EXPRESSION "not run")
+endfunction()
+
 function(cuda_lessons_finish)
+  # at the very end of the configuration, once every directory has listed its gpu tests
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _cl_gpu_tests_here)
   get_property(run_args GLOBAL PROPERTY CUDA_LESSONS_RUN_ARGS)
   get_property(result_commands GLOBAL PROPERTY CUDA_LESSONS_RESULT_COMMANDS)
   get_property(targets GLOBAL PROPERTY CUDA_LESSONS_TARGETS)
