@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The one GPU job: build for the GPU in hand, run the gpu and sanitize test labels, run every
-# lesson's runner into docs/results/, and leave logs and results under $OUT (or ./gpu-check-out).
-# Usage: tools/gpu-check.sh [ctest regex of tests to run]   (default: every test)
-# Environment: SKIP_TESTS=1 / SKIP_RUNNERS=1 skip a half; LESSONS="04-histogram ..." measures only
-# those lessons (results-<lesson> targets and their experiments/gpu-extras.sh) instead of all; EXTRAS=
-# "common 04-histogram" chooses the gpu-extras.sh scripts to run (default: common's and every
-# lesson's, or those of LESSONS); EXTRAS=none runs none. A full
-# pass over every lesson takes over 10 minutes of device time: run the tests and the runners in
-# separate calls, a lesson or two at a time.
+# The one GPU job: build for the GPU in hand, run the gpu, sanitize and cpu test labels, run every
+# lesson's runner into docs/results/, run the lessons' evidence scripts, and leave logs and results
+# under $OUT (or ./gpu-check-out). A whole pass takes longer than one device call may: the
+# environment picks the parts, and a later call reuses the build tree it finds.
+#   TESTS=REGEX     the ctest regex of the tests to run (default: every test); TESTS=none: none
+#   TEST_SECONDS=S  stop ctest after S seconds (default 500), so that the logs come back
+#   LESSONS="04-histogram ..."  the lessons whose runner (results-<lesson>) to run; default none;
+#                   LESSONS=all: every lesson (the `results` target)
+#   EXTRAS="common 07-control-flow ..."  the experiments/gpu-extras.sh scripts to run; default none
+# Usage: TESTS='^0[1-4]' tools/gpu-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/gpu-check-out}"
@@ -20,43 +21,46 @@ status=0
 cat "$out/device.txt"
 
 echo "== build"
+start=$(date +%s)
 if ! { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUDA_LESSONS_WERROR=ON &&
        cmake --build build-gpu -j "$jobs"; } > "$out/build.log" 2>&1; then
   tail -40 "$out/build.log"; exit 1
 fi
 grep -E "warning" "$out/build.log" | head -20
+echo "build: $(( $(date +%s) - start )) s"
 
-if [ "${SKIP_TESTS:-0}" = 0 ]; then
-echo "== tests: gpu and sanitize labels"
-filter=()
-[ $# -gt 0 ] && filter=(-R "$1")
-ctest --test-dir build-gpu -L "gpu|sanitize|cpu" "${filter[@]}" -j 8 --output-on-failure \
-  --timeout 900 > "$out/ctest.log" 2>&1 || status=1
-grep -E "tests passed|tests failed|Failed|\*\*\*|Skipped|Not Run" "$out/ctest.log" | tail -40
-sed -n '/Label Time Summary/,$p' "$out/ctest.log" | head -8
+if [ "${TESTS:-}" != none ]; then
+  echo "== tests ${TESTS:-(all)}"
+  start=$(date +%s)
+  filter=()
+  [ -n "${TESTS:-}" ] && filter=(-R "$TESTS")
+  timeout "${TEST_SECONDS:-500}" ctest --test-dir build-gpu -L "gpu|sanitize|cpu" "${filter[@]}" -j 8 \
+    --output-on-failure --timeout 600 > "$out/ctest.log" 2>&1 || status=1
+  grep -E "tests passed|tests failed|Failed|\*\*\*|Not Run" "$out/ctest.log" | tail -40
+  sed -n '/Label Time Summary/,$p' "$out/ctest.log" | head -8
+  echo "tests: $(( $(date +%s) - start )) s"
 fi
 
-if [ "${SKIP_RUNNERS:-0}" = 0 ]; then
+if [ -n "${LESSONS:-}" ]; then
   echo "== runners (results written to docs/results/)"
   targets=(results)
-  if [ -n "${LESSONS:-}" ]; then
+  if [ "$LESSONS" != all ]; then
     targets=()
     for lesson in $LESSONS; do targets+=("results-$lesson"); done
   fi
   for target in "${targets[@]}"; do
-    cmake --build build-gpu --target "$target" 2>&1 | tee -a "$out/runners.txt" || status=1
+    start=$(date +%s)
+    cmake --build build-gpu --target "$target" >> "$out/runners.txt" 2>&1 || status=1
+    echo "$target: $(( $(date +%s) - start )) s"
   done
-  extras_list=(common/experiments/gpu-extras.sh [0-9][0-9]-*/experiments/gpu-extras.sh)
-  if [ -n "${LESSONS:-}${EXTRAS:-}" ]; then
-    extras_list=()
-    for lesson in ${EXTRAS:-$LESSONS}; do
-      [ -f "$lesson/experiments/gpu-extras.sh" ] && extras_list+=("$lesson/experiments/gpu-extras.sh")
-    done
-  fi
-  for extras in "${extras_list[@]}"; do
-    echo "== $extras"
-    bash "$extras" build-gpu || status=1
-  done
-  tar -cf "$out/results.tar" docs/results
+  grep -E "FAIL|ERROR" "$out/runners.txt" | head
 fi
+
+for name in ${EXTRAS:-}; do
+  echo "== $name/experiments/gpu-extras.sh"
+  start=$(date +%s)
+  bash "$name/experiments/gpu-extras.sh" build-gpu > "$out/extras-$name.log" 2>&1 || status=1
+  echo "$name extras: $(( $(date +%s) - start )) s"
+done
+[ -n "${LESSONS:-}${EXTRAS:-}" ] && tar -cf "$out/results.tar" docs/results
 exit $status
