@@ -1,11 +1,11 @@
 /**
  * @file v1_per_thread.cu
  * @brief v1: each thread takes one a[i] and a run of 256 b values, then adds its partial sum to
- * the result with one atomicAdd (seed 000's first version).
+ * the result with one atomicAdd (the blog post's first version).
  *
  * The a reads are coalesced (consecutive threads, consecutive a[i]); every thread of a warp reads
  * the same b[j] at the same time, which the L1 cache serves as one broadcast. The cost is the
- * atomics: n²/256 of them on one address, serialised in L2. Unlike the seed, the result is a
+ * atomics: n²/256 of them on one address, serialised in L2. Unlike the blog post, the result is a
  * double: one float accumulator receiving n²/256 partial sums of ~100 stops changing once it is
  * large (its ulp passes the increments), see the page. Each partial is a float chain of 256 adds.
  */
@@ -14,7 +14,7 @@
 #include "pairwise.h"
 
 #define BLOCK_SIZE 256
-#define RUN        256 /* b values per thread: the seed's N_ITERATIONS */
+#define RUN        256 /* b values per thread: the blog post's N_ITERATIONS */
 
 __global__ void pairs_per_thread(const float *a, const float *b, size_t n, double *sum)
 {

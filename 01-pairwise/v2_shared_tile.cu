@@ -6,9 +6,9 @@
  * In v1 each of the 256 threads of a block loads the same 256 b values from global memory (through
  * L1): 65536 load instructions per block. Here each thread loads one b value into the tile, and
  * the loop reads shared memory, which all 32 lanes of a warp read at one address (a broadcast). The
- * `__syncthreads()` between the loads and the loop is the barrier seed 000 forgot: without it a
- * thread can read tile slots that other warps have not written yet (the page shows racecheck's
- * report on the seed's form).
+ * `__syncthreads()` between the loads and the loop is the barrier the blog post forgot: without it
+ * a thread can read tile slots that other warps have not written yet (the page shows racecheck's
+ * report on the blog post's form).
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -1,9 +1,9 @@
 /**
  * @file v3_diagonal.cu
- * @brief v3: v2 with seed 000's "diagonal" order — thread t reads tile slot (t − i) mod 256 at
+ * @brief v3: v2 with the blog post's "diagonal" order — thread t reads tile slot (t − i) mod 256 at
  * step i. A dead end, kept because measuring it teaches.
  *
- * The seed's claim: when threads of a warp read the same shared-memory address there is a bank
+ * The blog post's claim: when threads of a warp read the same shared-memory address there is a bank
  * conflict, so each lane should read a different slot. That is a myth: 32 lanes reading one word
  * is a broadcast, served in one pass, while 32 lanes reading 32 consecutive words hit 32 different
  * banks, also one pass. Neither order conflicts; the diagonal only adds index arithmetic and a

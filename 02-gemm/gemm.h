@@ -19,7 +19,7 @@ extern "C" {
 /** What "multiply" and "add" mean (--semiring). */
 typedef enum {
     SEMIRING_PLUS_TIMES, /**< the matrix product: c = Σ a·b */
-    SEMIRING_MIN_PLUS    /**< seed 003's "shortcut" step: c = min over p of a + b */
+    SEMIRING_MIN_PLUS    /**< the shortcut exercise's "shortcut" step: c = min over p of a + b */
 } semiring;
 
 /**

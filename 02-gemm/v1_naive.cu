@@ -1,7 +1,7 @@
 /**
  * @file v1_naive.cu
  * @brief v1: one thread per element of C, with consecutive threads walking down a column of C
- * (seed 003's first kernel).
+ * (the shortcut exercise's first kernel).
  *
  * Thread (x, y) of a 16×16 block computes c[row][col] with row = blockIdx.x·16 + x: the 16
  * consecutive threads of a half-warp take 16 consecutive *rows*. At each step p they read

@@ -5,9 +5,10 @@
  *
  * The only change from v1 is which index is the fast one: col = blockIdx.x·16 + x. Now the 16
  * threads of a half-warp read b[p][col..col+15], 64 contiguous bytes, write 64 contiguous bytes
- * of C, and all read the same a[row][p] (one broadcast). Seed 003 found that transposing the
- * matrix did not help but swapping the indices did; the page reports the swap's ratio on the
- * H100. Each FMA still needs a load from L1/L2 of its own: the next versions reuse loaded data.
+ * of C, and all read the same a[row][p] (one broadcast). The shortcut exercise found that
+ * transposing the matrix did not help but swapping the indices did; the page reports the swap's
+ * ratio on the H100. Each FMA still needs a load from L1/L2 of its own: the next versions reuse
+ * loaded data.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

@@ -1,14 +1,14 @@
 /**
  * @file v3_tiled.cu
- * @brief v3: v2 with 32×32 tiles of A and B staged in shared memory (seed 001's tiled GEMM, any
- * size).
+ * @brief v3: v2 with 32×32 tiles of A and B staged in shared memory (the course notes' tiled GEMM,
+ * any size).
  *
  * In v2 every FMA loads two floats from the memory hierarchy. Here a 32×32 block of threads loads
  * a 32×32 tile of A and one of B (one float each, coalesced), waits at a barrier, and then every
  * thread runs 32 FMAs on them from shared memory: each float loaded from global memory now feeds
  * 32 FMAs instead of one. Partial tiles at the edges are padded with the semiring's zero (0 for
- * +·, +∞ for min-plus), so any m, n, k work; seed 001's kernel assumed multiples of the tile. The
- * second barrier keeps the next tile from overwriting one that slower threads still read.
+ * +·, +∞ for min-plus), so any m, n, k work; the course notes' kernel assumed multiples of the
+ * tile. The second barrier keeps the next tile from overwriting one that slower threads still read.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

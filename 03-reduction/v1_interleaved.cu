@@ -6,8 +6,8 @@
  * log2(256) = 8 steps, and the block sums are reduced again by further passes. At step s only the
  * threads whose index is a multiple of 2s work, but they are spread over every warp, so every warp
  * stays busy issuing instructions for a few active lanes (divergence), and `%` is an integer
- * division. This is seed 001's "naive" loop corrected: its `stride < blockDim.x / 2` stops one step
- * early and it never synchronises between steps.
+ * division. This is the course notes' "naive" loop corrected: its `stride < blockDim.x / 2` stops
+ * one step early and it never synchronises between steps.
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

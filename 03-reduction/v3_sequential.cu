@@ -4,8 +4,8 @@
  *
  * Thread t adds element t + stride to element t. The active threads stay the lowest-numbered ones
  * (no divergence until fewer than 32 remain) and a warp reads 32 consecutive words (no bank
- * conflict). This is the "divergence-free" loop of seeds 001 and 002, corrected: seed 001's
- * `stride >> 1` never changes `stride`, so its loop never ends.
+ * conflict). This is the "divergence-free" loop of the course notes and the control-flow slides,
+ * corrected: the course notes' `stride >> 1` never changes `stride`, so its loop never ends.
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

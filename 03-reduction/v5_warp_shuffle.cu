@@ -4,9 +4,10 @@
  *
  * Once 64 partial sums remain, one warp finishes: each lane adds its two values, then
  * `__shfl_down_sync` moves registers between lanes directly — no shared-memory round trip and no
- * `__syncthreads()` for the 5 steps where only one warp works. Seed 001's shuffle kernel does the
- * same; its excerpt sums `int` inputs in a `float` (exact only below 2^24) and writes the float to
- * an `int` array. Warp-synchronous code without `_sync` (the older recipe) is a race since Volta.
+ * `__syncthreads()` for the 5 steps where only one warp works. The course notes' shuffle kernel
+ * does the same; its excerpt sums `int` inputs in a `float` (exact only below 2^24) and writes the
+ * float to an `int` array. Warp-synchronous code without `_sync` (the older recipe) is a race since
+ * Volta.
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

@@ -10,8 +10,8 @@
  * at least 256 blocks so no thread chains more than n/65536 additions); of 128, 256 and 512
  * threads, 512 measured best for v8 on the H100 at 2^20 and 2^28, so v6 to v8 share it. On the
  * H100 v6 is slower than v5 from 2^24 up: one 4-byte load in flight per thread is too little to
- * cover DRAM latency with a grid this small (see v7). Seed 001's coarsened kernel uses `unsigned
- * int` indices, so `i += gridSize` wraps for n near 2^32; here indices are size_t.
+ * cover DRAM latency with a grid this small (see v7). The course notes' coarsened kernel uses
+ * `unsigned int` indices, so `i += gridSize` wraps for n near 2^32; here indices are size_t.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"

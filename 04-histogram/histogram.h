@@ -51,7 +51,7 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
 void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist dist,
                  unsigned long long seed);
 
-/** The sequential histogram (seed 001's CPU loop, with the bounds check it lacks). */
+/** The sequential histogram (the course notes' CPU loop, with the bounds check it lacks). */
 void reference_histogram(const void *in, size_t n, input_type type, unsigned bins,
                          unsigned long long *hist);
 

@@ -1,12 +1,12 @@
 /**
  * @file v1_global_atomics.cu
- * @brief v1: one thread per value, one atomicAdd on the global histogram per value (seed 001's
- * "simple" kernel, one element per thread).
+ * @brief v1: one thread per value, one atomicAdd on the global histogram per value (the course
+ * notes' "simple" kernel, one element per thread).
  *
  * Every count is a read-modify-write in L2. With values spread over 256 bins, 256 addresses share
  * all the traffic; with every value in one bin, all n atomics queue on one L2 address and run one
- * after another. Unlike the seed, a value past the last bin is skipped instead of written out of
- * bounds, and counters are 64-bit (one bin can pass 2^32 at n >= 2^32).
+ * after another. Unlike the course notes, a value past the last bin is skipped instead of written
+ * out of bounds, and counters are 64-bit (one bin can pass 2^32 at n >= 2^32).
  */
 #include "cl_cuda_check.h"
 #include "histogram.h"

@@ -2,8 +2,9 @@
  * @file conv.h
  * @brief The problem of lesson 05: the 1D convolution layer (PyTorch's Conv1d, cuDNN's forward
  * convolution): y[b][co][i] = sum over ci, j of w[co][ci][j] * x[b][ci][i + j - r], r = (K - 1) /
- * 2, zero padding, output as long as the input. Cross-correlation (no flip), as the seed computes
- * it. Every version implements the two functions below; the harness (main.cu) does everything else.
+ * 2, zero padding, output as long as the input. Cross-correlation (no flip), as the course notes
+ * compute it. Every version implements the two functions below; the harness (main.cu) does
+ * everything else.
  */
 #ifndef CONV_H
 #define CONV_H

@@ -1,13 +1,14 @@
 /**
  * @file v1_basic.cu
- * @brief v1: the seed's `convolution_1D_basic_kernel` — one output per thread, the bounds test
- * inside the tap loop, the mask read from global memory — extended to channels and a batch.
+ * @brief v1: the course notes' `convolution_1D_basic_kernel` — one output per thread, the bounds
+ * test inside the tap loop, the mask read from global memory — extended to channels and a batch.
  *
  * Each output reads its C × K inputs and C × K taps straight from global memory; neighbouring
  * threads read overlapping windows, so the L1 and L2 absorb most of the K-fold re-reads, but every
- * tap is a load and every term pays a bounds test. The seed's kernel has no `i < Width` guard: with
- * a grid rounded up to whole blocks, the threads past the end write P[i] out of bounds (see the
- * page). Here the guard is added and indices are size_t, so a signal of 2^31 samples or more works.
+ * tap is a load and every term pays a bounds test. The course notes' kernel has no `i < Width`
+ * guard: with a grid rounded up to whole blocks, the threads past the end write P[i] out of bounds
+ * (see the page). Here the guard is added and indices are size_t, so a signal of 2^31 samples or
+ * more works.
  */
 #include "cl_cuda_check.h"
 #include "conv.h"

@@ -1,7 +1,7 @@
 /**
  * @file v1_thread_atomics.cu
  * @brief v1: one thread per container, one `atomicAdd` on the global count per container over the
- * limit (the seed's first version, on CSR instead of its fixed-size structs).
+ * limit (the post's first version, on CSR instead of its fixed-size structs).
  *
  * Each thread walks its own container. Neighbouring threads read floats 16 apart on average, so a
  * warp's load touches up to 32 different 32-byte sectors for 4 useful bytes each: the reads are not

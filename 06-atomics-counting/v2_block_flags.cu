@@ -1,21 +1,21 @@
 /**
  * @file v2_block_flags.cu
- * @brief v2: v1 with the seed's block version — a shared array of flags, one thread adds them up,
+ * @brief v2: v1 with the post's block version — a shared array of flags, one thread adds them up,
  * one `atomicAdd` per block.
  *
- * Blocks of 16 × 16 threads as in the seed, each thread writes 1 or 0 into the shared array, and
+ * Blocks of 16 × 16 threads as in the post, each thread writes 1 or 0 into the shared array, and
  * after a barrier thread (0, 0) adds the 256 flags one by one: 256 dependent shared loads and adds
  * while 255 threads wait, to save 255 atomics that the hardware would have spread over time. The
- * seed's index `y*(blockDim.x*blockIdx.x) + x` is replaced by the block's containers numbered row
- * by row (the page shows what the seed's formula reads: half the containers never, others 16
+ * post's index `y*(blockDim.x*blockIdx.x) + x` is replaced by the block's containers numbered row
+ * by row (the page shows what the post's formula reads: half the containers never, others 16
  * times), its grid of n / 256 blocks is rounded up, and threads past the last container flag 0.
- * The flags are stored row-major, `flags[y][x]`; the seed's `r[x][y]` made the 16 threads of a
+ * The flags are stored row-major, `flags[y][x]`; the post's `r[x][y]` made the 16 threads of a
  * row write 16 words apart, a 16-way shared-memory bank conflict.
  */
 #include "cl_cuda_check.h"
 #include "counting.h"
 
-#define SIDE 16 /* blocks of SIDE x SIDE threads, as the seed's BLOCK_SIZE */
+#define SIDE 16 /* blocks of SIDE x SIDE threads, as the post's BLOCK_SIZE */
 
 __global__ void __launch_bounds__(SIDE *SIDE)
     count_block_flags(const float *values, const size_t *offsets, size_t n, float limit,

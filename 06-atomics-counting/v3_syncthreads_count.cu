@@ -10,7 +10,7 @@
 #include "cl_cuda_check.h"
 #include "counting.h"
 
-#define SIDE 16 /* blocks of SIDE x SIDE threads, as the seed's BLOCK_SIZE */
+#define SIDE 16 /* blocks of SIDE x SIDE threads, as the post's BLOCK_SIZE */
 
 __global__ void __launch_bounds__(SIDE *SIDE)
     count_syncthreads_count(const float *values, const size_t *offsets, size_t n, float limit,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lesson 01's GPU evidence for its page, run by tools/gpu-check.sh: ncu's shared-memory counters
-# for v2 (every lane reads one word) and v3 (the seed's diagonal), racecheck on the seed's tiled
-# kernel, and the seed's float accumulation at 2^20. Writes docs/results/01-pairwise-*.txt.
+# for v2 (every lane reads one word) and v3 (the blog post's diagonal), racecheck on the blog post's tiled
+# kernel, and the blog post's float accumulation at 2^20. Writes docs/results/01-pairwise-*.txt.
 # usage: 01-pairwise/experiments/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -20,12 +20,12 @@ metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pip
 } > "$results/01-pairwise-ncu-bank-conflicts.txt"
 
 {
-  echo "# compute-sanitizer --tool racecheck on seed 000's tiled kernel (no barrier after the tile load)"
+  echo "# compute-sanitizer --tool racecheck on the blog post's tiled kernel (no barrier after the tile load)"
   compute-sanitizer --tool racecheck "$build/01-pairwise/seed_tiled_race" 2>&1 | head -20
 } > "$results/01-pairwise-seed-racecheck.txt"
 
 {
-  echo "# seed 000's v1 with its float result (tests/float_atomics.cu), n = 2^20, real inputs"
+  echo "# the blog post's v1 with its float result (tests/float_atomics.cu), n = 2^20, real inputs"
   "$build/01-pairwise/float_atomics" --n 2^20 --repeat 0
   echo "# the same work with a double result (v1_per_thread)"
   "$bin/v1_per_thread" --n 2^20 --repeat 0

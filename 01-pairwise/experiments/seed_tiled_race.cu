@@ -1,9 +1,9 @@
 /**
  * @file seed_tiled_race.cu
- * @brief Seed 000's second version as published (tile of b in shared memory, no barrier between
- * writing and reading it), with the block size equal to N_ITERATIONS as the seed says. The sanitize
- * label runs `compute-sanitizer --tool racecheck` on it and expects a reported hazard; the lesson
- * page shows that report. Not a lesson version: it is wrong on purpose.
+ * @brief The blog post's second version as published (tile of b in shared memory, no barrier
+ * between writing and reading it), with the block size equal to N_ITERATIONS as the blog post says.
+ * The sanitize label runs `compute-sanitizer --tool racecheck` on it and expects a reported hazard;
+ * the lesson page shows that report. Not a lesson version: it is wrong on purpose.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -16,8 +16,8 @@ __device__ float cal(float x, float y)
     return fabsf(x - y);
 }
 
-/* The seed's kernel, with its shared array sized N_ITERATIONS (the seed: "you need to make this
-   size equals to N_ITERATIONS") and x % 32 written as the thread's slot. */
+/* The blog post's kernel, with its shared array sized N_ITERATIONS (the blog post: "you need to
+   make this size equals to N_ITERATIONS") and x % 32 written as the thread's slot. */
 __global__ void work(size_t n_iterations, size_t n, const float *a, const float *b, float *ans)
 {
     size_t x = blockDim.x * blockIdx.x + threadIdx.x;

@@ -1,8 +1,8 @@
 /**
  * @file float_atomics.cu
- * @brief v1 as seed 000 wrote it: the result accumulated in one float by one atomicAdd per thread.
- * Linked with the real harness, so it is checked like a version; at n = 2^20 the check fails, and
- * the lesson page shows by how much. Not a lesson version: it is wrong on purpose.
+ * @brief v1 as the blog post wrote it: the result accumulated in one float by one atomicAdd per
+ * thread. Linked with the real harness, so it is checked like a version; at n = 2^20 the check
+ * fails, and the lesson page shows by how much. Not a lesson version: it is wrong on purpose.
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -2,7 +2,7 @@
 # Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
 # (ncu's stall reasons for v4 against v5), what v6, v7 and v8 each change (bank conflicts, stalls,
 # instructions), the algorithm cuDNN picks for each runner case, the time v10 spends copying
-# against multiplying, v11-v14 against cuBLAS's kernel, memcheck on the seed's unguarded
+# against multiplying, v11-v14 against cuBLAS's kernel, memcheck on the course notes' unguarded
 # kernel, the throughput against the mask width, and the register-bank conflicts of the FFMAs
 # (v8 against v9). Writes
 # docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,ncu-im2col,seed-unguarded,
@@ -69,9 +69,9 @@ part im2col && {
   done
 } > "$results/05-convolution-ncu-im2col.txt" && cat "$results/05-convolution-ncu-im2col.txt"
 
-# seed 001's kernel without its bounds test, under memcheck
+# the course notes' kernel without its bounds test, under memcheck
 part seed && {
-  echo "# compute-sanitizer --tool memcheck on seed 001's convolution_1D_basic_kernel (experiments/seed_unguarded.cu): 1000 outputs, 4 blocks of 256"
+  echo "# compute-sanitizer --tool memcheck on the course notes' convolution_1D_basic_kernel (experiments/seed_unguarded.cu): 1000 outputs, 4 blocks of 256"
   seed="$build/05-convolution/seed_unguarded" # the top-level build; a lesson built alone: $build/
   [ -x "$seed" ] || seed="$build/seed_unguarded"
   compute-sanitizer --tool memcheck "$seed" 2>&1 |

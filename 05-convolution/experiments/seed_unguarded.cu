@@ -1,10 +1,10 @@
 /**
  * @file seed_unguarded.cu
- * @brief Seed 001's convolution_1D_basic_kernel as published — no `i < Width` test before
- * `P[i] = Pvalue` — launched as the seed's host code does, on a grid rounded up to whole blocks of
- * 256, for a signal of 1000 samples. Threads 1000 … 1023 write past the end of P. The sanitize
- * label runs `compute-sanitizer --tool memcheck` on it and expects the invalid writes; the lesson
- * page explains them. Not a lesson version: it is wrong on purpose.
+ * @brief The course notes' convolution_1D_basic_kernel as published — no `i < Width` test before
+ * `P[i] = Pvalue` — launched as the course notes' host code does, on a grid rounded up to whole
+ * blocks of 256, for a signal of 1000 samples. Threads 1000 … 1023 write past the end of P. The
+ * sanitize label runs `compute-sanitizer --tool memcheck` on it and expects the invalid writes; the
+ * lesson page explains them. Not a lesson version: it is wrong on purpose.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * @file broken_versions.cu
  * @brief Deliberately wrong versions, linked with the real harness: the gpu tests expect each to
  * FAIL the check, which shows the check can fail. BROKEN selects the bug at compile time.
- *   1: the seed's window without the last tap   (an exact int check sees every output off)
+ *   1: the course notes' window without the last tap   (an exact int check sees every output off)
  *   2: never writes the last output of a row     (the NaN poison must fail)
  *   3: reads one input channel too few           (a layer's outputs miss a term)
  */

@@ -1,8 +1,8 @@
 /**
  * @file seed_index.c
- * @brief What the seed's kernel reads: its index formula and grid, simulated on the CPU.
+ * @brief What the post's kernel reads: its index formula and grid, simulated on the CPU.
  *
- * The seed launches nbContainers / 256 blocks of 16 × 16 threads on a 1D grid and numbers threads
+ * The post launches nbContainers / 256 blocks of 16 × 16 threads on a 1D grid and numbers threads
  * with x = blockDim.x·blockIdx.x + threadIdx.x, y = blockDim.y·blockIdx.y + threadIdx.y and
  * index = y·(blockDim.x·blockIdx.x) + x. This program counts, for a few n, the containers that
  * formula reads once, more than once and never, and the reads past the last container.
@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define SIDE 16 /* the seed's BLOCK_SIZE: blocks of 16 x 16 threads */
+#define SIDE 16 /* the post's BLOCK_SIZE: blocks of 16 x 16 threads */
 
 static void simulate(unsigned long long n)
 {
     unsigned char *reads = calloc(n, 1);
     if (reads == NULL)
         abort();
-    const unsigned long long grid = n / (SIDE * SIDE); /* the seed's integer division */
+    const unsigned long long grid = n / (SIDE * SIDE); /* the post's integer division */
     unsigned long long past_end = 0, threads = 0, highest = 0;
     for (unsigned long long block = 0; block < grid; block++)
         for (unsigned long long ty = 0; ty < SIDE; ty++)
@@ -46,7 +46,7 @@ static void simulate(unsigned long long n)
 int main(void)
 {
     printf(
-        "# the seed's kernel: grid = n / 256 blocks of 16 x 16, index = y*(blockDim.x*blockIdx.x) "
+        "# the post's kernel: grid = n / 256 blocks of 16 x 16, index = y*(blockDim.x*blockIdx.x) "
         "+ x\n");
     printf("#        n   blocks    threads  read once   read 2+x never read  most  reads >= n "
            "highest index\n");
