@@ -328,7 +328,7 @@ int main(int argc, char **argv)
         return 1;
     const double threads = (double)g_blocks * BLOCK;
     printf("# %u blocks of %d threads (the GPU full), median of 7 launches timed by "
-           "common/cl_timing.c (L2 flushed before each)\n",
+           "cl_time_launches (L2 flushed before each)\n",
            g_blocks, BLOCK);
 
     printf("\n## branch patterns: two paths of equal cost (4 FFMA chains), chosen per thread; 16 "
