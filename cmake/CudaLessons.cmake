@@ -81,11 +81,14 @@ endfunction()
 #                                      one line matching regex): a library's limit, say
 #   EXCLUDE file.cu ...                v*/baseline_* files not to build (a library not found)
 #   NO_MEMORY_LIMIT_TEST               the lesson caps --n below any machine's memory (no such test)
+#   SWEEP_VERSIONS v10_x baseline_y    the programs of the lesson's sweep (its best versions and the
+#   SWEEP_CASES "--n 1024" ...         library) and its cases: `sweep-<lesson>` runs them into
+#                                      docs/results/<lesson>-sweep.csv, `sweep` every lesson's
 # Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
   cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST" "NAME"
-                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS;REFUSED;EXCLUDE"
+                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES"
                         ${ARGN})
   set(lesson ${L_NAME})
   cmake_language(DEFER CALL _cl_collect_gpu_tests)
@@ -224,6 +227,25 @@ function(cuda_lessons_add_lesson)
                             -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Measuring ${lesson} into docs/results/${lesson}.csv (needs a GPU)")
+  # the sweep: the best versions and the library over the shapes users meet
+  if(L_SWEEP_CASES)
+    set(sweep_args "")
+    foreach(v IN LISTS L_SWEEP_VERSIONS)
+      list(APPEND sweep_args --only "${v}")
+    endforeach()
+    foreach(c IN LISTS L_SWEEP_CASES)
+      list(APPEND sweep_args --case "${c}")
+    endforeach()
+    set(sweep_csv "${CUDA_LESSONS_ROOT}/docs/results/${lesson}-sweep.csv")
+    add_custom_target(sweep-${lesson}
+                      COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
+                      COMMAND cl_runner ${sweep_args} --csv "${sweep_csv}" "${bin_dir}"
+                      COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
+                              -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
+                      DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
+                      COMMENT "Sweeping ${lesson} into docs/results/${lesson}-sweep.csv (needs a GPU)")
+    set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_SWEEPS sweep-${lesson})
+  endif()
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_ARGS ${runner_args} "${bin_dir}")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RESULT_COMMANDS
@@ -293,6 +315,11 @@ function(cuda_lessons_finish)
   add_custom_target(run COMMAND cl_runner --skip-ok ${run_args}
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Running every lesson")
+  get_property(sweeps GLOBAL PROPERTY CUDA_LESSONS_SWEEPS)
+  add_custom_target(sweep COMMENT "Every lesson's sweep (needs a GPU)")
+  if(sweeps)
+    add_dependencies(sweep ${sweeps})
+  endif()
   add_custom_target(results
                     COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
                     ${result_commands}

@@ -3,10 +3,11 @@
  * @brief The lesson runner: runs every version and baseline of a lesson at each case, prints one
  * table (time, throughput, % of ceiling, speedup over v1, ratio to the library) and can write CSV.
  *
- * usage: cl_runner [--csv FILE] [--skip-ok] [--case "ARGS"]... BIN_DIR [[--case "ARGS"]...
- * BIN_DIR]... Several lessons in one call (each BIN_DIR with the cases given before it) say "no
- * device" once. A baseline that exits 2 refuses the case (the library cannot do it): its row reads
- * "n/a".
+ * usage: cl_runner [--csv FILE] [--skip-ok] [--only PROGRAM]... [--case "ARGS"]... BIN_DIR
+ * [[--case "ARGS"]... BIN_DIR]... Several lessons in one call (each BIN_DIR with the cases given
+ * before it) say "no device" once. A baseline that exits 2 refuses the case (the library cannot do
+ * it): its row reads "n/a". --only runs the named programs alone (a sweep: the best versions and
+ * the library over many cases).
  */
 #include "cl_report.h"
 
@@ -68,6 +69,20 @@ static int compare_programs(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* The programs --only named (none: every program). */
+static const char *only[MAX_PROGRAMS];
+static int n_only = 0;
+
+static int wanted(const char *name)
+{
+    if (n_only == 0)
+        return 1;
+    for (int i = 0; i < n_only; i++)
+        if (strcmp(only[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 static int list_programs(const char *dir, program *out)
 {
     DIR *d = opendir(dir);
@@ -84,8 +99,8 @@ static int list_programs(const char *dir, program *out)
         const int is_version = e->d_name[0] == 'v' && sscanf(e->d_name + 1, "%d", &number) == 1;
         const int is_baseline = strncmp(e->d_name, "baseline_", 9) == 0;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if ((!is_version && !is_baseline) || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-            access(path, X_OK) != 0)
+        if ((!is_version && !is_baseline) || !wanted(e->d_name) || stat(path, &st) != 0 ||
+            !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
             continue;
         snprintf(out[count].name, sizeof out[count].name, "%s", e->d_name);
         out[count].version = is_version ? number : 1000;
@@ -259,11 +274,10 @@ static int run_lesson(const char *dir, char **cases, int n_cases, FILE *csv)
 
 int main(int argc, char **argv)
 {
-    static struct option longopts[] = {{"case", required_argument, NULL, 'c'},
-                                       {"csv", required_argument, NULL, 'o'},
-                                       {"skip-ok", no_argument, NULL, 's'},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {NULL, 0, NULL, 0}};
+    static struct option longopts[] = {
+        {"case", required_argument, NULL, 'c'}, {"csv", required_argument, NULL, 'o'},
+        {"skip-ok", no_argument, NULL, 's'},    {"only", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0}};
     char *cases[MAX_CASES];
     int n_cases = 0, skip_ok = 0, lessons = 0, failures = 0;
     const char *csv_path = NULL;
@@ -308,14 +322,22 @@ int main(int argc, char **argv)
             break;
         case 'o': csv_path = optarg; break;
         case 's': skip_ok = 1; break;
+        case 'p':
+            if (n_only == MAX_PROGRAMS) {
+                fprintf(stderr, "cl_runner: more than %d --only options\n", MAX_PROGRAMS);
+                return 2;
+            }
+            only[n_only++] = optarg;
+            break;
         case 'h':
-            printf("usage: cl_runner [--csv FILE] [--skip-ok] [--case \"ARGS\"]... BIN_DIR "
-                   "[[--case \"ARGS\"]... BIN_DIR]...\n"
+            printf("usage: cl_runner [--csv FILE] [--skip-ok] [--only PROGRAM]... [--case "
+                   "\"ARGS\"]... BIN_DIR [[--case \"ARGS\"]... BIN_DIR]...\n"
                    "Runs every v<N>_* and baseline_* program in each BIN_DIR once per case given "
                    "before it,\nwith --csv; prints one table per case and, with --csv, writes all "
                    "rows to FILE.\n"
                    "A baseline that exits 2 (the library refuses the case) shows as n/a.\n"
-                   "--skip-ok: exit 0 (not 77) when there is no CUDA device.\n");
+                   "--skip-ok: exit 0 (not 77) when there is no CUDA device.\n"
+                   "--only PROGRAM: run only the programs named (repeatable), e.g. a sweep's.\n");
             return 0;
         default:
             fprintf(stderr, "cl_runner: %s: unknown option or missing value (see --help)\n",

@@ -8,6 +8,7 @@
 #   LESSONS="04-histogram ..."  the lessons whose runner (results-<lesson>) to run; default none;
 #                   LESSONS=all: every lesson (the `results` target)
 #   EXTRAS="common 07-control-flow ..."  the experiments/gpu-extras.sh scripts to run; default none
+#   SWEEPS="02-gemm ..."  the lessons whose sweep (sweep-<lesson>) to run; default none
 # Usage: TESTS='^0[1-4]' tools/gpu-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,11 +57,17 @@ if [ -n "${LESSONS:-}" ]; then
   grep -E "FAIL|ERROR" "$out/runners.txt" | head
 fi
 
+for lesson in ${SWEEPS:-}; do
+  start=$(date +%s)
+  cmake --build build-gpu --target "sweep-$lesson" >> "$out/sweeps.txt" 2>&1 || status=1
+  echo "sweep-$lesson: $(( $(date +%s) - start )) s"
+done
+
 for name in ${EXTRAS:-}; do
   echo "== $name/experiments/gpu-extras.sh"
   start=$(date +%s)
   bash "$name/experiments/gpu-extras.sh" build-gpu > "$out/extras-$name.log" 2>&1 || status=1
   echo "$name extras: $(( $(date +%s) - start )) s"
 done
-[ -n "${LESSONS:-}${EXTRAS:-}" ] && tar -cf "$out/results.tar" docs/results
+[ -n "${LESSONS:-}${EXTRAS:-}${SWEEPS:-}" ] && tar -cf "$out/results.tar" docs/results
 exit $status
