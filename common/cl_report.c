@@ -57,14 +57,15 @@ double cl_report_throughput(const cl_report *r)
 
 void cl_format_size(unsigned long long n, char *out, size_t out_len)
 {
-    /* The nearest power of two at or below n, and what is left over when that is small. */
+    /* The nearest power of two at or below n, and what is left over when that is small; else the
+       plain number (5000, not 2^12+904). */
     int p = 0;
     while (p < 63 && (1ull << (p + 1)) <= n)
         p++;
     const unsigned long long rest = n - (1ull << p);
     if (p >= 10 && rest == 0)
         snprintf(out, out_len, "2^%d", p);
-    else if (p >= 10 && rest < 1000)
+    else if (p >= 10 && rest < 64) /* 2^24+1, 2^31+17: a power of two just past it */
         snprintf(out, out_len, "2^%d+%llu", p, rest);
     else
         snprintf(out, out_len, "%llu", n);

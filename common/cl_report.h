@@ -67,7 +67,8 @@ void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv);
 void cl_format_csv_row(const cl_report *r, const cl_device_info *dev, const char *date, char *out,
                        size_t out_len);
 
-/** Writes "2^24", "2^24+1" or "1000003" for a size, the way the runner's table shows it. */
+/** Writes "2^24", "2^24+1" or "1000003" for a size (a power of two when n is one or just past one),
+ * the way the runner's table shows it. */
 void cl_format_size(unsigned long long n, char *out, size_t out_len);
 
 #ifdef __cplusplus

@@ -201,6 +201,8 @@ static void test_report(void)
     EXPECT(strcmp(text, "1000003") == 0);
     cl_format_size(33, text, sizeof text);
     EXPECT(strcmp(text, "33") == 0);
+    cl_format_size(5000, text, sizeof text);
+    EXPECT(strcmp(text, "5000") == 0);
 
     cl_device_info dev;
     memset(&dev, 0, sizeof dev);
