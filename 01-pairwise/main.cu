@@ -79,9 +79,8 @@ int main(int argc, char **argv)
     cl_require_device_memory(&bench.dev, opt.n_text,
                              2 * input_bytes + workspace_bytes + sizeof(double));
 
-    float *a = (float *)malloc(input_bytes), *b = (float *)malloc(input_bytes);
-    if (a == NULL || b == NULL)
-        cl_bad_input("n", opt.n_text, "the inputs do not fit in host memory");
+    float *a = (float *)cl_host_alloc(opt.n_text, input_bytes, "the inputs");
+    float *b = (float *)cl_host_alloc(opt.n_text, input_bytes, "the inputs");
     fill_inputs(a, b, n, (input_dist)dist.value, opt.seed);
     float *d_a = NULL, *d_b = NULL;
     double *d_sum = NULL;

@@ -145,10 +145,9 @@ int main(int argc, char **argv)
     cl_bench_open(&bench, "02-gemm", argv[0], &opt);
     cl_require_device_memory(&bench.dev, opt.n_text, a_bytes + b_bytes + c_bytes);
 
-    float *a = (float *)malloc(a_bytes), *b = (float *)malloc(b_bytes);
-    float *c = (float *)malloc(c_bytes);
-    if (a == NULL || b == NULL || c == NULL)
-        cl_bad_input("n", opt.n_text, "the matrices do not fit in host memory");
+    float *a = (float *)cl_host_alloc(opt.n_text, a_bytes, "the matrix A");
+    float *b = (float *)cl_host_alloc(opt.n_text, b_bytes, "the matrix B");
+    float *c = (float *)cl_host_alloc(opt.n_text, c_bytes, "the matrix C");
     fill_matrix(a, (size_t)m * (size_t)k, opt.seed);
     fill_matrix(b, (size_t)k * (size_t)n, opt.seed + 1);
     float *d_a, *d_b, *d_c;

@@ -64,9 +64,7 @@ int main(int argc, char **argv)
     const size_t workspace_bytes = reduce_workspace_bytes(n);
     cl_require_device_memory(&bench.dev, opt.n_text, input_bytes + workspace_bytes + sizeof(float));
 
-    float *host = (float *)malloc(input_bytes);
-    if (host == NULL)
-        cl_bad_input("n", opt.n_text, "the inputs do not fit in host memory");
+    float *host = (float *)cl_host_alloc(opt.n_text, input_bytes, "the inputs");
     fill_inputs(host, n, (input_dist)dist.value, opt.seed);
     float *d_in = NULL, *d_sum = NULL;
     CL_CUDA_CHECK(cudaMalloc(&d_in, input_bytes));

@@ -99,11 +99,11 @@ int main(int argc, char **argv)
     const size_t workspace_bytes = histogram_workspace_bytes(n, bins, (input_type)type.value);
     cl_require_device_memory(&bench.dev, opt.n_text, input_bytes + hist_bytes + workspace_bytes);
 
-    void *host = malloc(input_bytes);
-    unsigned long long *ref = (unsigned long long *)malloc(hist_bytes);
-    unsigned long long *got = (unsigned long long *)malloc(hist_bytes);
-    if (host == NULL || ref == NULL || got == NULL)
-        cl_bad_input("n", opt.n_text, "the inputs do not fit in host memory");
+    void *host = cl_host_alloc(opt.n_text, input_bytes, "the inputs");
+    unsigned long long *ref =
+        (unsigned long long *)cl_host_alloc(opt.n_text, hist_bytes, "the reference");
+    unsigned long long *got =
+        (unsigned long long *)cl_host_alloc(opt.n_text, hist_bytes, "the output");
     fill_inputs(host, n, (input_type)type.value, bins, (input_dist)dist.value, opt.seed);
     void *d_in = NULL;
     unsigned long long *d_hist = NULL;

@@ -152,10 +152,9 @@ int main(int argc, char **argv)
     cl_require_device_memory(&bench.dev, opt.n_text,
                              2 * signal_bytes + weight_bytes + workspace_bytes);
 
-    float *x = (float *)malloc(signal_bytes), *y = (float *)malloc(signal_bytes);
-    float *w = (float *)malloc(weight_bytes);
-    if (x == NULL || y == NULL || w == NULL)
-        cl_bad_input("n", opt.n_text, "the signals do not fit in host memory");
+    float *x = (float *)cl_host_alloc(opt.n_text, signal_bytes, "the input signals");
+    float *y = (float *)cl_host_alloc(opt.n_text, signal_bytes, "the output signals");
+    float *w = (float *)cl_host_alloc(opt.n_text, weight_bytes, "the weights");
     fill_inputs(x, signal_bytes / sizeof(float), (input_dist)dist.value, opt.seed);
     fill_inputs(w, weight_bytes / sizeof(float), (input_dist)dist.value, opt.seed + 1);
     float *d_x, *d_w, *d_y;

@@ -110,17 +110,13 @@ int main(int argc, char **argv)
     cl_bench_open(&bench, "06-atomics-counting", argv[0], &opt);
     cl_require_device_memory(&bench.dev, opt.n_text, estimate);
 
-    size_t *offsets = (size_t *)malloc((n + 1) * sizeof *offsets);
-    if (offsets == NULL)
-        cl_bad_input("n", opt.n_text, "the offsets do not fit in host memory");
+    size_t *offsets = (size_t *)cl_host_alloc(opt.n_text, (n + 1) * sizeof *offsets, "the offsets");
     const uint64_t total = fill_offsets(offsets, n, (length_dist)lengths.value, mean, opt.seed);
     const size_t value_bytes = cl_buffer_bytes(opt.n_text, total, sizeof(float));
     const size_t offset_bytes = (n + 1) * sizeof *offsets;
     const size_t workspace_bytes = count_workspace_bytes(n, total);
     cl_require_device_memory(&bench.dev, opt.n_text, value_bytes + offset_bytes + workspace_bytes);
-    float *values = (float *)malloc(value_bytes ? value_bytes : 1);
-    if (values == NULL)
-        cl_bad_input("n", opt.n_text, "the values do not fit in host memory");
+    float *values = (float *)cl_host_alloc(opt.n_text, value_bytes, "the values");
     fill_values(values, total, (value_dist)dist.value, opt.seed);
     float *d_values = NULL;
     size_t *d_offsets = NULL;

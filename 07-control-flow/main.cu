@@ -144,10 +144,9 @@ int main(int argc, char **argv)
     memset(&args, 0, sizeof args);
     args.params = params;
     args.pixels = pixels;
-    args.host_counts = (unsigned *)malloc(pixels * sizeof(unsigned));
-    args.host_smooth = (float *)malloc(pixels * sizeof(float));
-    if (args.host_counts == NULL || args.host_smooth == NULL)
-        cl_bad_input("n", opt.n_text, "the image does not fit in host memory");
+    args.host_counts =
+        (unsigned *)cl_host_alloc(opt.n_text, pixels * sizeof(unsigned), "the image");
+    args.host_smooth = (float *)cl_host_alloc(opt.n_text, pixels * sizeof(float), "the image");
     CL_CUDA_CHECK(cudaMalloc(&args.counts, pixels * sizeof(unsigned)));
     CL_CUDA_CHECK(cudaMalloc(&args.smooth, pixels * sizeof(float)));
     args.workspace = cl_device_alloc_zeroed(workspace_bytes);

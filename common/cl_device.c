@@ -183,6 +183,18 @@ void cl_require_host_memory(const char *n_text, size_t bytes)
     cl_bad_input("n", n_text, why);
 }
 
+void *cl_host_alloc(const char *n_text, size_t bytes, const char *what)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (p == NULL) {
+        char need[32], why[160];
+        cl_format_bytes(bytes, need, sizeof need);
+        snprintf(why, sizeof why, "cannot allocate %s of host memory for %s", need, what);
+        cl_bad_input("n", n_text, why);
+    }
+    return p;
+}
+
 size_t cl_buffer_bytes(const char *n_text, unsigned long long count, size_t elem_bytes)
 {
     size_t bytes;

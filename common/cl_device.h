@@ -62,6 +62,13 @@ void cl_require_host_memory(const char *n_text, size_t bytes);
  */
 size_t cl_buffer_bytes(const char *n_text, unsigned long long count, size_t elem_bytes);
 
+/**
+ * malloc of @p bytes (at least 1) for the harness's host copy of @p what ("the inputs"), or exits 2
+ * with "program: --n VALUE: cannot allocate X of host memory for WHAT" when malloc fails: a size
+ * that fits the machine (cl_require_host_memory()) may still not fit what is free.
+ */
+void *cl_host_alloc(const char *n_text, size_t bytes, const char *what);
+
 /** cudaMalloc of @p bytes (at least 1), set to zero: a version's workspace. */
 void *cl_device_alloc_zeroed(size_t bytes);
 
