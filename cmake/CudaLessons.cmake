@@ -68,6 +68,19 @@ function(_cl_add_expect_test name code regex)
   endif()
 endfunction()
 
+# A target that runs cl_runner with ARGN into docs/results/CSV and regenerates the pages from it
+# (the lesson's results and its sweep): needs a GPU.
+function(_cl_add_measure_target name csv what programs)
+  set(path "${CUDA_LESSONS_ROOT}/docs/results/${csv}")
+  add_custom_target(${name}
+                    COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
+                    COMMAND cl_runner --csv "${path}" ${ARGN}
+                    COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
+                            -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
+                    DEPENDS ${programs} cl_runner USES_TERMINAL VERBATIM
+                    COMMENT "${what} into docs/results/${csv} (needs a GPU)")
+endfunction()
+
 # cuda_lessons_add_lesson(
 #   NAME 03-reduction                  folder name, also bin/<NAME>/ and the target suffixes
 #   HARNESS main.cu reference.c        the lesson's harness, built once and linked into every program
@@ -219,14 +232,8 @@ function(cuda_lessons_add_lesson)
                     COMMAND cl_runner --skip-ok ${runner_args} "${bin_dir}"
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Running every version of ${lesson}")
-  set(results_csv "${CUDA_LESSONS_ROOT}/docs/results/${lesson}.csv")
-  add_custom_target(results-${lesson}
-                    COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
-                    COMMAND cl_runner ${runner_args} --csv "${results_csv}" "${bin_dir}"
-                    COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
-                            -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
-                    DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
-                    COMMENT "Measuring ${lesson} into docs/results/${lesson}.csv (needs a GPU)")
+  _cl_add_measure_target(results-${lesson} "${lesson}.csv" "Measuring ${lesson}" "${targets}"
+                         ${runner_args} "${bin_dir}")
   # the sweep: the best versions and the library over the shapes users meet
   if(L_SWEEP_CASES)
     set(sweep_args "")
@@ -236,14 +243,8 @@ function(cuda_lessons_add_lesson)
     foreach(c IN LISTS L_SWEEP_CASES)
       list(APPEND sweep_args --case "${c}")
     endforeach()
-    set(sweep_csv "${CUDA_LESSONS_ROOT}/docs/results/${lesson}-sweep.csv")
-    add_custom_target(sweep-${lesson}
-                      COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
-                      COMMAND cl_runner ${sweep_args} --csv "${sweep_csv}" "${bin_dir}"
-                      COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
-                              -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
-                      DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
-                      COMMENT "Sweeping ${lesson} into docs/results/${lesson}-sweep.csv (needs a GPU)")
+    _cl_add_measure_target(sweep-${lesson} "${lesson}-sweep.csv" "Sweeping ${lesson}" "${targets}"
+                           ${sweep_args} "${bin_dir}")
     set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_SWEEPS sweep-${lesson})
   endif()
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
