@@ -19,9 +19,16 @@ int gemm_supports(semiring ring)
     return ring == SEMIRING_PLUS_TIMES;
 }
 
-void gemm(const float *a, const float *b, float *c, int m, int n, int k, semiring ring,
-          cudaStream_t stream)
+size_t gemm_workspace_bytes(int m, int n, int k)
 {
+    (void)m, (void)n, (void)k;
+    return 0;
+}
+
+void gemm(const float *a, const float *b, float *c, int m, int n, int k, semiring ring,
+          void *workspace, cudaStream_t stream)
+{
+    (void)workspace;
     (void)ring; /* the harness never asks for what gemm_supports() refuses */
     const float one = 1.0f, zero = 0.0f;
     cublasHandle_t handle = cl_cublas_handle(stream);

@@ -25,10 +25,14 @@ typedef enum {
 /**
  * Writes C[0..m)[0..n) = A·B in @p ring. A is m×k, B is k×n, C is m×n, all row-major and densely
  * packed (the leading dimensions are k, n, n). The version sets every element of C: the harness
- * poisons it first.
+ * poisons it first. @p workspace holds gemm_workspace_bytes(m, n, k) bytes of device memory,
+ * allocated once by the harness, outside the timed launches (as cuBLAS keeps its own).
  */
 void gemm(const float *a, const float *b, float *c, int m, int n, int k, semiring ring,
-          cudaStream_t stream);
+          void *workspace, cudaStream_t stream);
+
+/** Bytes of device workspace gemm() needs for this shape on the current device (0: none). */
+size_t gemm_workspace_bytes(int m, int n, int k);
 
 /** 1 when the version computes @p ring (cuBLAS has no min-plus product). */
 int gemm_supports(semiring ring);
@@ -59,6 +63,12 @@ double reference_element(const float *a, const float *b, int n, int k, int i, in
 static __host__ __device__ __forceinline__ float semiring_zero(semiring ring)
 {
     return ring == SEMIRING_MIN_PLUS ? INFINITY : 0.0f;
+}
+
+/** x ⊕ y: the sum, or the min (how partial results of one element combine). */
+static __device__ __forceinline__ float semiring_add(float x, float y, semiring ring)
+{
+    return ring == SEMIRING_MIN_PLUS ? fminf(x, y) : x + y;
 }
 
 /** acc ⊕ (a ⊗ b): one FMA, or an add and a min. */

@@ -32,6 +32,7 @@ static int parse_dim(const char *text, void *target, char *accepted, size_t len)
 typedef struct {
     const float *a, *b;
     float *c;
+    void *workspace; /* gemm_workspace_bytes() of it, for the versions that need one */
     int m, n, k;
     semiring ring;
     const float *host_a, *host_b; /* the inputs, for the reference */
@@ -42,7 +43,7 @@ typedef struct {
 static void launch(void *context, cudaStream_t stream)
 {
     const run_args *r = (const run_args *)context;
-    gemm(r->a, r->b, r->c, r->m, r->n, r->k, r->ring, stream);
+    gemm(r->a, r->b, r->c, r->m, r->n, r->k, r->ring, r->workspace, stream);
 }
 
 static uint64_t next_index(uint64_t *state, uint64_t bound)
@@ -143,7 +144,8 @@ int main(int argc, char **argv)
 
     cl_bench bench;
     cl_bench_open(&bench, "02-gemm", argv[0], &opt);
-    cl_require_device_memory(&bench.dev, opt.n_text, a_bytes + b_bytes + c_bytes);
+    const size_t workspace_bytes = gemm_workspace_bytes(m, n, k);
+    cl_require_device_memory(&bench.dev, opt.n_text, a_bytes + b_bytes + c_bytes + workspace_bytes);
 
     float *a = (float *)cl_host_alloc(opt.n_text, a_bytes, "the matrix A");
     float *b = (float *)cl_host_alloc(opt.n_text, b_bytes, "the matrix B");
@@ -154,9 +156,10 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_a, a_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_b, b_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
+    void *workspace = cl_device_alloc_zeroed(workspace_bytes);
     CL_CUDA_CHECK(cudaMemcpy(d_a, a, a_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(d_b, b, b_bytes, cudaMemcpyHostToDevice));
-    run_args args = {d_a, d_b, d_c, m, n, k, (semiring)ring.value, a, b, c, opt.seed};
+    run_args args = {d_a, d_b, d_c, workspace, m, n, k, (semiring)ring.value, a, b, c, opt.seed};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -181,5 +184,6 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaFree(d_a));
     CL_CUDA_CHECK(cudaFree(d_b));
     CL_CUDA_CHECK(cudaFree(d_c));
+    CL_CUDA_CHECK(cudaFree(workspace));
     return cl_bench_finish(&bench);
 }
