@@ -18,6 +18,7 @@
 #   <!--q FILE "REGEX" [K]-->…<!--/q-->                the first (or K-th) line of a committed
 #       evidence file (docs/results/FILE) that matches REGEX, quoted
 #   <!--status-->…<!--/status-->                       "N of M goals met", from the page's goals
+#   a CASE written "sweep: CASE" in an m or goal marker is read from the lesson's sweep instead
 #   <!-- include FILE:begin --> ... <!-- include FILE:end -->   a small committed file verbatim
 # and the top README: <!-- lessons:begin/end --> (each page's title, its <!-- teaches: ... --> line
 # and its status) and <!-- headline:begin/end --> (each page's <!-- headline-case: ... --> row).
@@ -223,27 +224,59 @@ function(field_text out version case field)
   set(${out}_version "${version}" PARENT_SCOPE)
 endfunction()
 
-# Fills the <!--m-->, <!--goal-->, <!--q--> and <!--status--> markers of CONTENT; sets
-# <content>_goals and <content>_met.
+# "sweep" for a marker's case that starts with "sweep: " (read from the lesson's sweep), else "".
+function(marker_scope out_var case)
+  set(scope "")
+  if(case MATCHES "^sweep: ")
+    set(scope "sweep")
+  endif()
+  set(${out_var} "${scope}" PARENT_SCOPE)
+endfunction()
+
+# Fills the <!--m-->, <!--goal-->, <!--q--> and <!--status--> markers of CONTENT from the results
+# loaded; sets <content>_status. With SCOPE "sweep" (the lesson's sweep loaded) it fills only the
+# markers whose case starts with "sweep: ", and adds their goals to the runner's (<content>_goals,
+# <content>_met, kept from the first call); without, it leaves those markers alone.
 function(fill_markers content_var)
+  set(scope "${ARGV1}")
   # a ';' would split CMake's lists of markers and lines: it travels as \x1f until the end
   string(ASCII 31 semi)
   string(REPLACE ";" "${semi}" content "${${content_var}}")
   string(REGEX MATCHALL "<!--m [^ ]+ \"[^\"]*\" [a-z]+-->[^<]*<!--/m-->" marks "${content}")
   foreach(mark IN LISTS marks)
     string(REGEX MATCH "^<!--m ([^ ]+) \"([^\"]*)\" ([a-z]+)-->" head "${mark}")
-    field_text(text "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}" "${CMAKE_MATCH_3}")
+    set(version "${CMAKE_MATCH_1}")
+    set(case "${CMAKE_MATCH_2}")
+    set(field "${CMAKE_MATCH_3}")
+    marker_scope(mark_scope "${case}")
+    if(NOT mark_scope STREQUAL scope)
+      continue()
+    endif()
+    string(REGEX REPLACE "^sweep: " "" case "${case}")
+    field_text(text "${version}" "${case}" "${field}")
     string(REPLACE "${mark}" "${head}${text}<!--/m-->" content "${content}")
   endforeach()
   set(goals 0)
   set(met 0)
+  if(scope STREQUAL "sweep")
+    set(goals "${${content_var}_goals}")
+    set(met "${${content_var}_met}")
+  endif()
   string(REGEX MATCHALL "<!--goal [^ ]+ \"[^\"]*\" [a-z]+ [<>]= [0-9.]+-->[^<]*<!--/goal-->" marks
          "${content}")
   foreach(mark IN LISTS marks)
     string(REGEX MATCH "^<!--goal ([^ ]+) \"([^\"]*)\" ([a-z]+) ([<>]=) ([0-9.]+)-->" head "${mark}")
+    set(version "${CMAKE_MATCH_1}")
+    set(case "${CMAKE_MATCH_2}")
+    set(field "${CMAKE_MATCH_3}")
     set(op "${CMAKE_MATCH_4}")
     set(limit "${CMAKE_MATCH_5}")
-    field_text(text "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}" "${CMAKE_MATCH_3}")
+    marker_scope(mark_scope "${case}")
+    if(NOT mark_scope STREQUAL scope)
+      continue()
+    endif()
+    string(REGEX REPLACE "^sweep: " "" case "${case}")
+    field_text(text "${version}" "${case}" "${field}")
     math(EXPR goals "${goals} + 1")
     set(verdict "not met")
     if((op STREQUAL ">=" AND NOT text_number LESS limit) OR
@@ -303,6 +336,8 @@ function(fill_markers content_var)
   string(REPLACE "${semi}" ";" content "${content}")
   set(${content_var} "${content}" PARENT_SCOPE)
   set(${content_var}_status "${status}" PARENT_SCOPE)
+  set(${content_var}_goals "${goals}" PARENT_SCOPE)
+  set(${content_var}_met "${met}" PARENT_SCOPE)
 endfunction()
 
 # <!-- include docs/results/NAME:begin --> blocks: a small committed output verbatim.
@@ -556,7 +591,6 @@ foreach(LESSON IN LISTS lessons)
     message(FATAL_ERROR "pages.cmake: ${LESSON}/README.md has no <!-- teaches: ... --> line")
   endif()
   set(teaches "${CMAKE_MATCH_1}")
-  string(APPEND lesson_rows "| [${LESSON}](${LESSON}/README.md) | ${teaches} | ${page_status} |\n")
   if(has_results AND page MATCHES "<!-- headline-case: ([^\n]*) -->")
     set(c "${CMAKE_MATCH_1}")
     if(NOT c IN_LIST R_cases)
@@ -580,7 +614,9 @@ foreach(LESSON IN LISTS lessons)
     load_results("${LESSON}-sweep")
     results_block("${LESSON}" "${LESSON}-sweep" sweep block)
     splice(page "sweep" "${block}")
+    fill_markers(page sweep)
   endif()
+  string(APPEND lesson_rows "| [${LESSON}](${LESSON}/README.md) | ${teaches} | ${page_status} |\n")
 
   if(NOT MODE STREQUAL "build")
     write_or_check("${page_path}" "${original}" "${page}" "the generated parts")
