@@ -220,9 +220,8 @@ __global__ void add_slices(const float *partials, float *c, size_t count, int sl
     }
 }
 
-/* One step of one SM's tiles (2·128·BN·BK flops on its 128 FP32 lanes, about 2048 clocks at
-   the full FMA rate, 1.0–1.4 µs) lasts about as long as HBM takes to move this many floats
-   (≈ 3 TB/s × 1.4 µs / 4 bytes). */
+/* One step of one SM's tiles, 2·128·BN·BK flops on its 128 FP32 lanes, is 2048 clocks at the full
+   FMA rate, about a microsecond; HBM's few TB/s move about this many floats in that time. */
 #define FLOATS_PER_STEP (1 << 20)
 #define MAX_SLICES      128
 

@@ -239,9 +239,8 @@ __global__ void pad_matrix(const float *src, int rows, int cols, float *dst, int
             row < rows && col < cols ? src[(size_t)row * (size_t)cols + (size_t)col] : pad;
 }
 
-/* One step of one SM's tiles (2·128·BN·BK flops on its 128 FP32 lanes, about 2048 clocks at
-   the full FMA rate, 1.0–1.4 µs) lasts about as long as HBM takes to move this many floats
-   (≈ 3 TB/s × 1.4 µs / 4 bytes). */
+/* One step of one SM's tiles, 2·128·BN·BK flops on its 128 FP32 lanes, is 2048 clocks at the full
+   FMA rate, about a microsecond; HBM's few TB/s move about this many floats in that time. */
 #define FLOATS_PER_STEP (1 << 20)
 #define MAX_SLICES      128
 
