@@ -8,12 +8,27 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 void fill_matrix(float *x, size_t count, unsigned long long seed)
 {
     uint64_t state = seed;
     for (size_t i = 0; i < count; i++) /* 24 random bits: exactly representable */
         x[i] = (float)((double)(cl_next_random(&state) >> 40) * (2.0 / 16777216.0) - 1.0);
+}
+
+void round_to_bf16(float *x, unsigned short *bits, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        uint32_t word;
+        memcpy(&word, &x[i], sizeof word);
+        /* keep the top 16 bits, rounding the 16 dropped ones to nearest, ties to the even result
+           (the inputs are finite: no NaN or overflow to care for) */
+        word += 0x7FFFu + ((word >> 16) & 1u);
+        word &= 0xFFFF0000u;
+        bits[i] = (unsigned short)(word >> 16);
+        memcpy(&x[i], &word, sizeof word);
+    }
 }
 
 double reference_element(const float *a, const float *b, int n, int k, int i, int j, semiring ring,

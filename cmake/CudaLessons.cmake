@@ -33,6 +33,28 @@ set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
 set(CUDA_LESSONS_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." CACHE INTERNAL "")
 cmake_path(NORMAL_PATH CUDA_LESSONS_ROOT)
 
+# Hopper's own instructions (wgmma, setmaxnreg) exist only in code for sm_90a, which runs on
+# compute capability 9.0 alone. For each target given, 90 in the architectures becomes 90a, and
+# CL_HAS_SM90A=1 tells its host code that such code is there (without it the kernels are empty and
+# the program skips, exit 77).
+function(cuda_lessons_use_sm90a)
+  set(archs "")
+  set(has_sm90a OFF)
+  foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    if(arch MATCHES "^90(a)?(-real|-virtual)?$")
+      string(REGEX REPLACE "^90a?" "90a" arch "${arch}")
+      set(has_sm90a ON)
+    endif()
+    list(APPEND archs "${arch}")
+  endforeach()
+  foreach(target IN LISTS ARGN)
+    set_property(TARGET ${target} PROPERTY CUDA_ARCHITECTURES ${archs})
+    if(has_sm90a)
+      target_compile_definitions(${target} PRIVATE CL_HAS_SM90A=1)
+    endif()
+  endforeach()
+endfunction()
+
 # ---- Once per build tree ------------------------------------------------------------------------
 macro(cuda_lessons_setup)
   if(NOT TARGET cl_common)

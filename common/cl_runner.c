@@ -5,9 +5,10 @@
  *
  * usage: cl_runner [--csv FILE] [--skip-ok] [--only PROGRAM]... [--case "ARGS"]... BIN_DIR
  * [[--case "ARGS"]... BIN_DIR]... Several lessons in one call (each BIN_DIR with the cases given
- * before it) say "no device" once. A baseline that exits 2 refuses the case (the library cannot do
- * it): its row reads "n/a". --only runs the named programs alone (a sweep: the best versions and
- * the library over many cases).
+ * before it) say "no device" once. A program that exits 2 with its one line refuses the case (the
+ * library cannot do it, or a version takes another input type): its row reads "n/a"; a case that
+ * every program refuses is a failure. --only runs the named programs alone (a sweep: the best
+ * versions and the library over many cases).
  */
 #include "cl_report.h"
 
@@ -169,7 +170,8 @@ static int parse_row(row *r)
     return count == N_FIELDS && p == NULL;
 }
 
-static void print_table(row *rows, const program *programs, int n_programs, FILE *csv)
+/* Prints one case's table (and its CSV rows); returns the number of programs that gave a row. */
+static int print_table(row *rows, const program *programs, int n_programs, FILE *csv)
 {
     const row *first = NULL, *v1 = NULL, *base = NULL;
     const char *base_name = NULL;
@@ -187,7 +189,7 @@ static void print_table(row *rows, const program *programs, int n_programs, FILE
     }
     if (first == NULL) {
         printf("\n(no program produced a row)\n");
-        return;
+        return 0;
     }
     printf("\n%s  %s  on %s (cc %s, driver %s, CUDA %s), %s\n", first->field[F_LESSON],
            first->field[F_CASE], first->field[F_DEVICE], first->field[F_CC], first->field[F_DRIVER],
@@ -196,8 +198,13 @@ static void print_table(row *rows, const program *programs, int n_programs, FILE
     snprintf(vs_base, sizeof vs_base, "vs %s", base_name ? base_name : "library");
     printf("%-22s %11s %11s %12s %8s %8s %10s  %s\n", "version", "median ms", "min ms",
            first->field[F_UNIT], "% ceil", "vs v1", vs_base, "check");
+    int refusing = 0;
     for (int i = 0; i < n_programs; i++) {
         const row *r = &rows[i];
+        if (!r->ok && strcmp(r->status, "n/a (refuses this case)") == 0) {
+            refusing++; /* a version of another input type, say: a row of dashes says nothing */
+            continue;
+        }
         if (!r->ok) {
             printf("%-22s %11s %11s %12s %8s %8s %10s  %s\n", programs[i].name, "-", "-", "-", "-",
                    "-", "-", r->status);
@@ -218,9 +225,12 @@ static void print_table(row *rows, const program *programs, int n_programs, FILE
             fprintf(csv, "%s,%s\n", speedup[0] == '-' ? "" : speedup, ratio[0] == '-' ? "" : ratio);
         }
     }
+    if (refusing > 0)
+        printf("(%d version(s) refuse this case: not listed)\n", refusing);
     printf("ceiling: %s, %s %s, measured by each program on this device (first row's shown); "
            "vs v1 and %s are time ratios (>1 = faster)\n",
            first->field[F_CEILING_NAME], first->field[F_CEILING], first->field[F_UNIT], vs_base);
+    return 1;
 }
 
 /* Runs every program of one lesson at each case; returns the failures, or -1 without a device. */
@@ -258,16 +268,19 @@ static int run_lesson(const char *dir, char **cases, int n_cases, FILE *csv)
             rows[i].ok = rows[i].line[0] != '\0' && parse_row(&rows[i]);
             if (rows[i].ok && status == 0)
                 continue;
-            if (!rows[i].ok && status == 2 && programs[i].version == 1000) {
-                /* the library refuses this case (its one line went to stderr): not a failure */
-                snprintf(rows[i].status, sizeof rows[i].status, "n/a (the library refuses)");
+            if (!rows[i].ok && status == 2) {
+                /* the program refuses this case (its one line went to stderr): not a failure */
+                snprintf(rows[i].status, sizeof rows[i].status, "%s",
+                         programs[i].version == 1000 ? "n/a (the library refuses)"
+                                                     : "n/a (refuses this case)");
                 continue;
             }
             if (!rows[i].ok)
                 snprintf(rows[i].status, sizeof rows[i].status, "ERROR (exit %d)", status);
             failures++;
         }
-        print_table(rows, programs, n_programs, csv);
+        if (!print_table(rows, programs, n_programs, csv))
+            failures++; /* every program refused: the case itself is wrong */
     }
     return failures;
 }
@@ -335,7 +348,8 @@ int main(int argc, char **argv)
                    "Runs every v<N>_* and baseline_* program in each BIN_DIR once per case given "
                    "before it,\nwith --csv; prints one table per case and, with --csv, writes all "
                    "rows to FILE.\n"
-                   "A baseline that exits 2 (the library refuses the case) shows as n/a.\n"
+                   "A program that exits 2 refuses the case: a baseline's row shows n/a, a "
+                   "version's is left out.\n"
                    "--skip-ok: exit 0 (not 77) when there is no CUDA device.\n"
                    "--only PROGRAM: run only the programs named (repeatable), e.g. a sweep's.\n");
             return 0;
