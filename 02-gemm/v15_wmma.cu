@@ -32,6 +32,8 @@
 #define A_STRIDE (BK + 8)
 #define B_STRIDE (BN + 8)
 
+#if !defined(__CUDA_ARCH__) ||                                                                     \
+    __CUDA_ARCH__ >= 800 /* the kernel's helpers: BF16 tensor cores from sm_80 */
 /* One BF16 chunk of 8 at (row, col) of a rows × cols matrix into shared memory: one 16-byte load
    when it lies inside and the rows are 16-byte aligned (cols % 8 == 0), else element by element,
    zeros outside (0 adds nothing to a sum). */
@@ -46,6 +48,8 @@ static __device__ __forceinline__ void copy_chunk(__nv_bfloat16 *to, const __nv_
         to[e] = row < rows && col + e < cols ? matrix[(size_t)row * cols + col + e]
                                              : __float2bfloat16(0.0f);
 }
+
+#endif
 
 __global__ void __launch_bounds__(THREADS)
     gemm_wmma(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)

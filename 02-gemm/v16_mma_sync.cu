@@ -42,6 +42,8 @@ typedef struct {
     __nv_bfloat16 b[STAGES][BK * BN]; /* row r, chunk c at r * BN + (c ^ (r % 8)) * CHUNK */
 } stage_tiles;
 
+#if !defined(__CUDA_ARCH__) ||                                                                     \
+    __CUDA_ARCH__ >= 800 /* the kernel's helpers: BF16 tensor cores from sm_80 */
 static __device__ __forceinline__ int a_offset(int row, int chunk)
 {
     return row * BK + (chunk ^ (row / 2 % 4)) * CHUNK;
@@ -113,6 +115,8 @@ static __device__ __forceinline__ void mma_16x8x16(float *acc, const unsigned *a
                  : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+
+#endif
 
 __global__ void __launch_bounds__(THREADS)
     gemm_mma_sync(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)

@@ -47,6 +47,8 @@
 #define BUILT_FOR_SM90A 0
 #endif
 
+/* the kernel's helpers exist where its body does: sm_90a */
+#if CL_HAVE_WGMMA
 /* Byte offset of 16-byte chunk @p chunk of row @p row in a 128-byte-swizzled tile. */
 static __device__ __forceinline__ int swizzled(int row, int chunk)
 {
@@ -92,6 +94,8 @@ static __device__ __forceinline__ void copy_step(char *stage, int t, const __nv_
     }
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
+
+#endif
 
 __global__ void __launch_bounds__(THREADS, 1)
     gemm_wgmma(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
