@@ -111,6 +111,8 @@ endfunction()
 #   TEST_CASES name "args" ...         gpu tests: every program with these arguments
 #   LARGE_TEST_CASES name "args" ...   the same, run one at a time (big memory)
 #   SANITIZE_ARGS ...                  arguments for the compute-sanitizer runs (a small size)
+#   SANITIZE_MORE name "args" ...      more sanitizer runs, as sanitize-<name>-<tool> (another
+#                                      code path: an aligned shape that takes the fast copies)
 #   BAD_INPUTS name code "regex" "args" ...  lesson-specific bad inputs (cpu tests)
 #   REFUSED stem/case "regex" ...      a gpu test case that this program must refuse (exit 2,
 #                                      one line matching regex): a library's limit, say
@@ -123,7 +125,7 @@ endfunction()
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
   cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST" "NAME"
-                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES"
+                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;SANITIZE_MORE;BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES"
                         ${ARGN})
   set(lesson ${L_NAME})
   cmake_language(DEFER CALL _cl_collect_gpu_tests)
@@ -182,14 +184,25 @@ function(cuda_lessons_add_lesson)
       endwhile()
     endforeach()
 
-    # sanitize: memcheck, racecheck, synccheck at a small size, checked but not timed
-    foreach(tool memcheck racecheck synccheck)
-      set(test ${lesson}/${stem}/sanitize-${tool})
-      # without compute-sanitizer (or a device) cl_sanitize exits 77: reported as skipped
-      add_test(NAME ${test} COMMAND cl_sanitize "${CUDA_LESSONS_SANITIZER}" ${tool}
-               $<TARGET_FILE:${target}> ${L_SANITIZE_ARGS} --repeat 0)
-      set_tests_properties(${test} PROPERTIES LABELS sanitize SKIP_RETURN_CODE 77)
-    endforeach()
+    # sanitize: memcheck, racecheck, synccheck at a small size (and at the lesson's further
+    # shapes), checked but not timed
+    list(JOIN L_SANITIZE_ARGS " " base_args)
+    set(sanitize_runs default "${base_args}" ${L_SANITIZE_MORE})
+    while(sanitize_runs)
+      list(POP_FRONT sanitize_runs run_name run_args)
+      separate_arguments(run_args UNIX_COMMAND "${run_args}")
+      set(prefix sanitize-${run_name}-)
+      if(run_name STREQUAL "default")
+        set(prefix sanitize-)
+      endif()
+      foreach(tool memcheck racecheck synccheck)
+        set(test ${lesson}/${stem}/${prefix}${tool})
+        # without compute-sanitizer (or a device) cl_sanitize exits 77: reported as skipped
+        add_test(NAME ${test} COMMAND cl_sanitize "${CUDA_LESSONS_SANITIZER}" ${tool}
+                 $<TARGET_FILE:${target}> ${run_args} --repeat 0)
+        set_tests_properties(${test} PROPERTIES LABELS sanitize SKIP_RETURN_CODE 77)
+      endforeach()
+    endwhile()
   endforeach()
 
   # cpu: the error paths every program shares, exercised on the first version (a baseline may
