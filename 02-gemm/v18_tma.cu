@@ -37,6 +37,7 @@
 #define STAGE_BYTES  (A_TILE_BYTES + BN / B_BLOCK * B_BOX_BYTES)
 #define SMEM_BYTES   (STAGES * STAGE_BYTES + 1024 + STAGES * 8) /* align, then the barriers */
 #define ALIGN        8    /* elements: TMA's 16-byte row pitch in BF16 */
+#define LINE         64   /* elements: a padded row is whole 128-byte lines */
 #define PAD_BLOCKS   2048 /* enough rows in flight to fill the GPU */
 
 #ifdef CL_HAS_SM90A
@@ -131,7 +132,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 #endif
 }
 
-/* to[row][col] = from[row][col] for col < cols, 0 up to @p pitch: rows padded to 16 bytes. A
+/* to[row][col] = from[row][col] for col < cols, 0 up to @p pitch: rows padded to whole lines. A
    block per row at a time, its threads along the row: no division per element. */
 __global__ void pad_rows(const __nv_bfloat16 *from, __nv_bfloat16 *to, int rows, int cols,
                          int pitch)
@@ -144,7 +145,7 @@ __global__ void pad_rows(const __nv_bfloat16 *from, __nv_bfloat16 *to, int rows,
 
 static int padded(int x)
 {
-    return (x + ALIGN - 1) / ALIGN * ALIGN;
+    return (x + LINE - 1) / LINE * LINE;
 }
 
 int gemm_supports(semiring ring)

@@ -35,6 +35,7 @@
 #define PRODUCER_REGISTERS 40
 #define CONSUMER_REGISTERS 232
 #define ALIGN              8    /* elements: TMA's 16-byte row pitch in BF16 */
+#define LINE               64   /* elements: a padded row is whole 128-byte lines */
 #define PAD_BLOCKS         2048 /* enough rows in flight to fill the GPU */
 
 #ifdef CL_HAS_SM90A
@@ -145,7 +146,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 #endif
 }
 
-/* to[row][col] = from[row][col] for col < cols, 0 up to @p pitch: rows padded to 16 bytes. A
+/* to[row][col] = from[row][col] for col < cols, 0 up to @p pitch: rows padded to whole lines. A
    block per row at a time, its threads along the row: no division per element. */
 __global__ void pad_rows(const __nv_bfloat16 *from, __nv_bfloat16 *to, int rows, int cols,
                          int pitch)
@@ -158,7 +159,7 @@ __global__ void pad_rows(const __nv_bfloat16 *from, __nv_bfloat16 *to, int rows,
 
 static int padded(int x)
 {
-    return (x + ALIGN - 1) / ALIGN * ALIGN;
+    return (x + LINE - 1) / LINE * LINE;
 }
 
 int gemm_supports(semiring ring)

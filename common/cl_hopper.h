@@ -182,6 +182,47 @@ static __device__ __forceinline__ void cl_tma_load_2d(void *destination, const v
                  : "memory");
 }
 
+/**
+ * Starts the copy engine on one box from shared memory at @p source into a 2-D tensor map at its
+ * inner coordinate @p x, outer @p y; parts of the box outside the tensor are not written. The copy
+ * joins this thread's current bulk group (cl_bulk_commit()).
+ */
+static __device__ __forceinline__ void cl_tma_store_2d(const void *tensor_map, const void *source,
+                                                       int x, int y)
+{
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+            tensor_map),
+        "r"(cl_smem_address(source)), "r"(x), "r"(y)
+        : "memory");
+}
+
+/** Closes this thread's current bulk group of TMA stores. */
+static __device__ __forceinline__ void cl_bulk_commit(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/** Waits until the copy engine has read the shared memory of all this thread's bulk groups, so
+ * that it may be written again (the global writes may still be under way). */
+static __device__ __forceinline__ void cl_bulk_wait_read_all(void)
+{
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
+/** Waits until all this thread's bulk groups are complete, global writes included. */
+static __device__ __forceinline__ void cl_bulk_wait_all(void)
+{
+    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
+
+/** A barrier for @p threads threads (a multiple of 32) on hardware barrier @p id (1 to 15; 0 is
+ * __syncthreads()'s), so that one warpgroup can meet without the others. */
+static __device__ __forceinline__ void cl_named_barrier(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 #endif /* CL_HAVE_WGMMA */
 
 /* ---- Host side: the tensor maps the copy engine reads through ------------------------------ */
@@ -192,14 +233,16 @@ static __device__ __forceinline__ void cl_tma_load_2d(void *destination, const v
 #include <stdlib.h>
 
 /**
- * Describes a row-major BF16 matrix of @p rows × @p cols (row pitch @p pitch elements, a multiple
- * of 8: TMA needs 16-byte strides) to the copy engine, in boxes of @p box_rows × @p box_cols (64
- * columns: one 128-byte swizzled row), written to shared memory with the 128-byte swizzle; parts
- * of a box outside the matrix arrive as zeros. The driver's encoder is looked up once through the
- * runtime, so the program needs no -lcuda.
+ * Describes a row-major matrix of @p rows × @p cols elements of @p type (@p element_bytes each;
+ * row pitch @p pitch elements, a multiple of 16 bytes: TMA's stride rule) to the copy engine, in
+ * boxes of @p box_rows × @p box_cols whose rows are at most 128 bytes, laid out in shared memory
+ * with the 128-byte swizzle. A load fills the parts of a box outside the matrix with zeros; a
+ * store leaves them out. The driver's encoder is looked up once through the runtime, so the
+ * program needs no -lcuda.
  */
-static inline void cl_tensor_map_bf16(CUtensorMap *map, const void *matrix, int rows, int cols,
-                                      int pitch, int box_rows, int box_cols)
+static inline void cl_tensor_map_2d(CUtensorMap *map, CUtensorMapDataType type, int element_bytes,
+                                    const void *matrix, int rows, int cols, int pitch, int box_rows,
+                                    int box_cols)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
     if (encode == NULL) {
@@ -212,17 +255,33 @@ static inline void cl_tensor_map_bf16(CUtensorMap *map, const void *matrix, int 
         }
     }
     const cuuint64_t size[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    const cuuint64_t stride[1] = {(cuuint64_t)pitch * 2}; /* bytes between rows */
+    const cuuint64_t stride[1] = {(cuuint64_t)pitch * element_bytes}; /* bytes between rows */
     const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     const cuuint32_t step[2] = {1, 1};
     const CUresult result =
-        encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)matrix, size, stride, box, step,
-               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        encode(map, type, 2, (void *)matrix, size, stride, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE,
+               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS) {
         fprintf(stderr, "cuTensorMapEncodeTiled failed (error %d)\n", (int)result);
         exit(1);
     }
+}
+
+/** cl_tensor_map_2d() for BF16 (@p pitch a multiple of 8; 64-column boxes fill a 128-byte row). */
+static inline void cl_tensor_map_bf16(CUtensorMap *map, const void *matrix, int rows, int cols,
+                                      int pitch, int box_rows, int box_cols)
+{
+    cl_tensor_map_2d(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, matrix, rows, cols, pitch, box_rows,
+                     box_cols);
+}
+
+/** cl_tensor_map_2d() for FP32 (@p pitch a multiple of 4; 32-column boxes fill a 128-byte row). */
+static inline void cl_tensor_map_f32(CUtensorMap *map, const void *matrix, int rows, int cols,
+                                     int pitch, int box_rows, int box_cols)
+{
+    cl_tensor_map_2d(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, matrix, rows, cols, pitch, box_rows,
+                     box_cols);
 }
 
 #endif
