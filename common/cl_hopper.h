@@ -223,6 +223,53 @@ static __device__ __forceinline__ void cl_named_barrier(int id, int threads)
     asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+/** This block's rank in its thread-block cluster (0 to the cluster's size − 1). */
+static __device__ __forceinline__ unsigned cl_cluster_rank(void)
+{
+    unsigned rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+    return rank;
+}
+
+/** All threads of all blocks of the cluster meet: what each block wrote to its shared memory
+ * (barriers included) before is visible to the others after. */
+static __device__ __forceinline__ void cl_cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;\n" ::
+                     : "memory");
+}
+
+/** Arrives on the mbarrier at the same place as @p barrier in the shared memory of the cluster's
+ * block @p rank (this block's own included). */
+static __device__ __forceinline__ void cl_mbarrier_arrive_cluster(uint64_t *barrier, unsigned rank)
+{
+    asm volatile("{\n"
+                 ".reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+                 "}\n" ::"r"(cl_smem_address(barrier)),
+                 "r"(rank)
+                 : "memory");
+}
+
+/**
+ * cl_tma_load_2d() into the shared memory of every block of the cluster named in @p mask (bit r:
+ * rank r), at the same place as @p destination, each completing on its own mbarrier at the same
+ * place as @p barrier: one read of L2 for several blocks.
+ */
+static __device__ __forceinline__ void cl_tma_load_2d_multicast(void *destination,
+                                                                const void *tensor_map, int x,
+                                                                int y, uint64_t *barrier,
+                                                                uint16_t mask)
+{
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(cl_smem_address(destination)),
+        "l"(tensor_map), "r"(x), "r"(y), "r"(cl_smem_address(barrier)), "h"(mask)
+        : "memory");
+}
+
 #endif /* CL_HAVE_WGMMA */
 
 /* ---- Host side: the tensor maps the copy engine reads through ------------------------------ */
