@@ -11,6 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The harness uploads its inputs with cudaMemcpy, on the legacy default stream, and launches on
+   its own non-blocking stream, which does not wait for that stream. From pageable host memory
+   cudaMemcpy returns once the data is staged, maybe before it reaches the device: a kernel
+   launched next could read the input's last bytes before they arrive (cuDNN did, at small layers:
+   lesson 05's page). So the first launch waits for the whole device. */
+static void cl_bench_wait_for_uploads(void)
+{
+    CL_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 void cl_bench_open_device(cl_bench *b, int index)
 {
     memset(b, 0, sizeof *b);
@@ -36,6 +46,7 @@ cl_timing cl_time_launches(cl_bench *b, cl_launch_fn launch, void *context, int 
     double *times = (double *)malloc(sizeof(double) * (size_t)repeat);
     if (times == NULL)
         cl_cuda_check_(cudaErrorMemoryAllocation, "malloc of the timing array", __FILE__, __LINE__);
+    cl_bench_wait_for_uploads();
     /* The flusher's buffers and their first fill are start-up work, made once per program. */
     if (!b->flusher_ready) {
         cl_l2_flusher_init(&b->flusher, &b->dev);
@@ -69,6 +80,7 @@ void cl_bench_check(cl_bench *b, const cl_run *run)
 {
     if (!b->report.checked)
         return;
+    cl_bench_wait_for_uploads();
     run->poison(run->context, b->stream);
     run->launch(run->context, b->stream);
     b->report.check = run->check(run->context, b->stream);
