@@ -5,10 +5,10 @@
 # against multiplying, v11-v14 against cuBLAS's kernel, memcheck on the course notes' unguarded
 # kernel, the throughput against the mask width, and the register-bank conflicts of the FFMAs
 # (v8 against v9). Writes
-# docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,ncu-im2col,seed-unguarded,
+# docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,cudnn-layer,ncu-im2col,seed-unguarded,
 # ncu-implicit,spread,vs-mask,ffma-banks}.txt.
 # usage: [PARTS="implicit banks ..."] 05-convolution/experiments/gpu-extras.sh BUILD_DIR
-# PARTS picks the files to write (k127 direct cudnn im2col seed implicit spread vs-mask banks;
+# PARTS picks the files to write (k127 direct cudnn cudnn-layer im2col seed implicit spread vs-mask banks;
 # default all), so that a run that changed one version need not re-measure the rest.
 set -uo pipefail
 build="$1"
@@ -16,7 +16,7 @@ results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/05-convolution"
 source "$(dirname "$0")/../../tools/ncu.sh"
 source "$(dirname "$0")/../../tools/sass.sh"
-parts=" ${PARTS:-k127 direct cudnn im2col seed implicit spread vs-mask banks} "
+parts=" ${PARTS:-k127 direct cudnn cudnn-layer im2col seed implicit spread vs-mask banks} "
 part() { [[ "$parts" == *" $1 "* ]]; }
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
 for stall in imc_miss short_scoreboard long_scoreboard barrier mio_throttle; do
@@ -54,6 +54,16 @@ if part cudnn && [ -x "$bin/baseline_cudnn" ]; then
     done
   } > "$results/05-convolution-cudnn-algos.txt"
   cat "$results/05-convolution-cudnn-algos.txt"
+fi
+
+# the reproducer of the layer the baseline once failed (the harness's upload race, not cuDNN's):
+# every sum-of-products algorithm on three kinds of stream, checked exactly
+repro="$build/05-convolution/cudnn_layer"
+[ -x "$repro" ] || repro="$(find "$build" -name cudnn_layer -type f | head -1)"
+if part cudnn-layer && [ -n "$repro" ] && [ -x "$repro" ]; then
+  { echo "# cudnn_layer 33 1024 7 1 on $(nvidia-smi --query-gpu=name --format=csv,noheader), $(date -u +%F): the layer the baseline once failed"
+    "$repro" 33 1024 7 1; } > "$results/05-convolution-cudnn-layer.txt" 2>&1
+  tail -1 "$results/05-convolution-cudnn-layer.txt"
 fi
 
 # v10: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
