@@ -17,8 +17,10 @@
  *  - Reuse: a stage is refilled only after both warpgroups have finished their wgmmas on it (a
  *    block barrier, then the refill by thread 0): four stages, three copies in flight.
  *  - TMA reads rows 16 bytes apart at least: when k or n is no multiple of 8, A and B are copied
- *    into buffers of rows padded to a multiple of 8 (zeros) inside the timed call, one extra read
- *    and write of each; C is written directly, at any n.
+ *    into buffers whose rows are whole 128-byte lines (zeros after the data) inside the timed call,
+ *    one extra read and write of each; C is written directly, at any n. A pitch of whole lines
+ *    rather than the least TMA allows: rows starting 16 bytes past a line make every box row touch
+ *    one sector and one line more, and the product itself slower.
  */
 #include "cl_cuda_check.h"
 #include "cl_hopper.h"
