@@ -120,7 +120,9 @@ endfunction()
 #   NO_MEMORY_LIMIT_TEST               the lesson caps --n below any machine's memory (no such test)
 #   SWEEP_VERSIONS v10_x baseline_y    the programs of the lesson's sweep (its best versions and the
 #   SWEEP_CASES "--n 1024" ...         library) and its cases: `sweep-<lesson>` runs them into
-#                                      docs/results/<lesson>-sweep.csv, `sweep` every lesson's
+#                                      docs/results/<lesson>-sweep.csv, `sweep` every lesson's; a
+#                                      case "versions: v14_y baseline_y" names the programs of the
+#                                      cases after it (a lesson's second path)
 # Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
@@ -276,7 +278,16 @@ function(cuda_lessons_add_lesson)
       list(APPEND sweep_args --only "${v}")
     endforeach()
     foreach(c IN LISTS L_SWEEP_CASES)
-      list(APPEND sweep_args --case "${c}")
+      if(c MATCHES "^versions: (.*)$")
+        # a part of the sweep with its own programs: the cases so far run, then these
+        list(APPEND sweep_args "${bin_dir}")
+        separate_arguments(part_versions UNIX_COMMAND "${CMAKE_MATCH_1}")
+        foreach(v IN LISTS part_versions)
+          list(APPEND sweep_args --only "${v}")
+        endforeach()
+      else()
+        list(APPEND sweep_args --case "${c}")
+      endif()
     endforeach()
     _cl_add_measure_target(sweep-${lesson} "${lesson}-sweep.csv" "Sweeping ${lesson}" "${targets}"
                            ${sweep_args} "${bin_dir}")

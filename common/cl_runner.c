@@ -3,12 +3,13 @@
  * @brief The lesson runner: runs every version and baseline of a lesson at each case, prints one
  * table (time, throughput, % of ceiling, speedup over v1, ratio to the library) and can write CSV.
  *
- * usage: cl_runner [--csv FILE] [--skip-ok] [--only PROGRAM]... [--case "ARGS"]... BIN_DIR
- * [[--case "ARGS"]... BIN_DIR]... Several lessons in one call (each BIN_DIR with the cases given
- * before it) say "no device" once. A program that exits 2 with its one line refuses the case (the
- * library cannot do it, or a version takes another input type): its row reads "n/a"; a case that
- * every program refuses is a failure. --only runs the named programs alone (a sweep: the best
- * versions and the library over many cases).
+ * usage: cl_runner [--csv FILE] [--skip-ok] [[--only PROGRAM]... [--case "ARGS"]... BIN_DIR]...
+ * Several lessons in one call (each BIN_DIR with the cases given before it) say "no device" once.
+ * A program that exits 2 with its one line refuses the case (the library cannot do it, or a
+ * version takes another input type): its row reads "n/a"; a case that every program refuses is a
+ * failure. --only runs the named programs alone at the BIN_DIR that follows (a sweep: the best
+ * versions and the library over many cases); one BIN_DIR given twice, each time with its own
+ * programs and cases, is a sweep in parts (one channel and layers, say).
  */
 #include "cl_report.h"
 
@@ -23,7 +24,7 @@
 #include <unistd.h>
 
 #define MAX_PROGRAMS 64
-#define MAX_CASES    32
+#define MAX_CASES    64
 #define MAX_ARGS     64
 #define N_FIELDS     19
 #define PATH_BYTES   4352 /* the longest BIN_DIR/program path */
@@ -70,7 +71,7 @@ static int compare_programs(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* The programs --only named (none: every program). */
+/* The programs --only named for the next BIN_DIR (none: every program). */
 static const char *only[MAX_PROGRAMS];
 static int n_only = 0;
 
@@ -321,7 +322,7 @@ int main(int argc, char **argv)
                 return skip_ok ? 0 : 77;
             }
             failures += result;
-            n_cases = 0;
+            n_cases = 0, n_only = 0;
             lessons++;
             continue;
         }
@@ -343,15 +344,16 @@ int main(int argc, char **argv)
             only[n_only++] = optarg;
             break;
         case 'h':
-            printf("usage: cl_runner [--csv FILE] [--skip-ok] [--only PROGRAM]... [--case "
-                   "\"ARGS\"]... BIN_DIR [[--case \"ARGS\"]... BIN_DIR]...\n"
+            printf("usage: cl_runner [--csv FILE] [--skip-ok] [[--only PROGRAM]... [--case "
+                   "\"ARGS\"]... BIN_DIR]...\n"
                    "Runs every v<N>_* and baseline_* program in each BIN_DIR once per case given "
                    "before it,\nwith --csv; prints one table per case and, with --csv, writes all "
                    "rows to FILE.\n"
                    "A program that exits 2 refuses the case: a baseline's row shows n/a, a "
                    "version's is left out.\n"
                    "--skip-ok: exit 0 (not 77) when there is no CUDA device.\n"
-                   "--only PROGRAM: run only the programs named (repeatable), e.g. a sweep's.\n");
+                   "--only PROGRAM: run only the programs named (repeatable) at the next BIN_DIR, "
+                   "e.g. a sweep's.\n");
             return 0;
         default:
             fprintf(stderr, "cl_runner: %s: unknown option or missing value (see --help)\n",

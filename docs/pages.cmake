@@ -14,7 +14,8 @@
 #       speedup (to v1), ms (median) or version; VERSION may be `best` (the fastest version of the
 #       case that passed its check)
 #   <!--goal VERSION "CASE" FIELD OP LIMIT-->…<!--/goal-->   the same number with its verdict
-#       against a goal (OP is >= or <=): "met — 95.9% (v6_contiguous_lanes)"
+#       against a goal (OP is >= or <=): "met — 95.9% (v6_contiguous_lanes)"; FIELD geomean (VERSION
+#       best) takes the geometric mean of the best versions' vs over every case matching CASE
 #   <!--q FILE "REGEX" [K]-->…<!--/q-->                the first (or K-th) line of a committed
 #       evidence file (docs/results/FILE) that matches REGEX, quoted
 #   <!--status-->…<!--/status-->                       "N of M goals met", from the page's goals
@@ -179,6 +180,11 @@ macro(load_results name)
   endforeach()
   list(REMOVE_DUPLICATES R_cases)
   list(REMOVE_DUPLICATES R_versions)
+  # the library last, also where a sweep in parts ran it before a part's versions
+  set(_baselines "${R_versions}")
+  list(FILTER _baselines INCLUDE REGEX "^baseline_")
+  list(FILTER R_versions EXCLUDE REGEX "^baseline_")
+  list(APPEND R_versions ${_baselines})
   # cases of different kinds (lesson 02's FP32 and BF16 paths) have different ceilings:
   # R_ceiling_name names them all ("FP32 rate or BF16 tensor rate")
   list(REMOVE_DUPLICATES R_ceilings)
@@ -196,8 +202,36 @@ macro(forget_results)
   endforeach()
 endmacro()
 
-# The text of one field of a row, as a page shows it.
+# The text of one field of a row, as a page shows it. FIELD geomean: the geometric mean of the
+# best version's time ratio to the library over every case that matches CASE, a regex.
 function(field_text out version case field)
+  if(field STREQUAL "geomean")
+    set(ratios "")
+    set(count 0)
+    foreach(c IN LISTS R_cases)
+      string(MAKE_C_IDENTIFIER "R_best_${c}" b)
+      if(NOT c MATCHES "${case}" OR NOT DEFINED ${b})
+        continue()
+      endif()
+      row_key(k "${${b}}" "${c}")
+      string(REGEX REPLACE "x$" "" r "${${k}_vs}")
+      string(APPEND ratios " ${r}")
+      math(EXPR count "${count} + 1")
+    endforeach()
+    if(count EQUAL 0)
+      message(FATAL_ERROR "pages.cmake: ${LESSON}: no case matches '${case}'")
+    endif()
+    execute_process(COMMAND awk "BEGIN { n = split(\"${ratios}\", r, \" \"); s = 0
+                                 for (i = 1; i <= n; i++) s += log(r[i]); printf \"%.3f\", exp(s / n) }"
+                    OUTPUT_VARIABLE mean RESULT_VARIABLE failed)
+    if(failed)
+      message(FATAL_ERROR "pages.cmake: awk failed on the geometric mean of '${case}'")
+    endif()
+    set(${out} "${mean}× over ${count} cases" PARENT_SCOPE)
+    set(${out}_number "${mean}" PARENT_SCOPE)
+    set(${out}_version "the best version of each" PARENT_SCOPE)
+    return()
+  endif()
   if(version STREQUAL "best")
     string(MAKE_C_IDENTIFIER "R_best_${case}" b)
     if(NOT DEFINED ${b})
@@ -462,7 +496,9 @@ function(results_block lesson name kind out_var)
     foreach(c IN LISTS R_cases)
       row_key(k "${v}" "${c}")
       if(NOT DEFINED ${k}_rate)
-        string(APPEND block " |")
+        if(NOT kind STREQUAL "sweep")
+          string(APPEND block " |")
+        endif()
         string(APPEND dat " NaN")
         string(APPEND pct_dat " NaN")
         continue()
