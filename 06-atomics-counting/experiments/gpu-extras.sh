@@ -2,16 +2,19 @@
 # Lesson 06's GPU evidence for its page, run by tools/gpu-check.sh after the runner: the SASS of the
 # atomics (does the compiler aggregate v1's per-thread atomicAdd by itself?), ncu's count of atomic
 # instructions and DRAM traffic for every version, the stall reasons of the merge path, and the
-# runner's rows as containers per second. Writes docs/results/06-atomics-counting-{sass,ncu,
-# rates}.txt.
-# usage: 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
+# runner's rows as containers per second, and where short containers (mean 4) lose the bandwidth
+# that mean 16 reaches. Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short}.txt.
+# usage: [PARTS="short ..."] 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
+# PARTS picks the files to write (sass ncu rates short; default all).
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/06-atomics-counting"
 source "$(dirname "$0")/../../tools/ncu.sh"
+parts=" ${PARTS:-sass ncu rates short} "
+part() { [[ "$parts" == *" $1 "* ]]; }
 
-{
+part sass && {
   echo "# cuobjdump -sass, sm_90: the atomic and warp-vote instructions of each counting kernel"
   for v in v1_thread_atomics v3_syncthreads_count v4_warp_ballot; do
     echo "## $v"
@@ -19,15 +22,14 @@ source "$(dirname "$0")/../../tools/ncu.sh"
       grep -E "Function : _Z[0-9]+count|VOTE|POPC|FLO|ATOM|RED|BAR\.RED|SHFL" |
       sed -E 's@^ +/\*[0-9a-f]+\*/ +@@; s@ +/\* 0x[0-9a-f]+ \*/@@; s@ +;@;@'
   done
-} > "$results/06-atomics-counting-sass.txt"
-cat "$results/06-atomics-counting-sass.txt"
+} > "$results/06-atomics-counting-sass.txt" && cat "$results/06-atomics-counting-sass.txt"
 
 atomics=smsp__sass_inst_executed_op_global_atom.sum,smsp__sass_inst_executed_op_global_red.sum,smsp__sass_inst_executed_op_shared_atom.sum,smsp__inst_executed.sum,smsp__thread_inst_executed_per_inst_executed.ratio,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
 stalls=""
 for s in barrier long_scoreboard short_scoreboard mio_throttle wait not_selected selected math_pipe_throttle branch_resolving no_instruction; do
   stalls="$stalls,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
 done
-{
+part ncu && {
   cl_ncu_header "n = 2^24 containers, the counting kernel of each version"
   for lengths in fixed powerlaw; do
     for v in v1_thread_atomics v2_block_flags v3_syncthreads_count v4_warp_ballot v5_lane_groups \
@@ -56,12 +58,28 @@ done
   echo "## v13_persistent, --lengths powerlaw: warp stalls per issued instruction"
   cl_ncu 'count_' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active${stalls}" \
     "$bin/v13_persistent" --n 2^24 --lengths powerlaw
-} > "$results/06-atomics-counting-ncu.txt"
-cat "$results/06-atomics-counting-ncu.txt"
+} > "$results/06-atomics-counting-ncu.txt" && cat "$results/06-atomics-counting-ncu.txt"
 
 # Containers per second, n / median time, from the runner's own rows (run it first): no program
 # runs again for them.
-awk -F, 'NR == 1 { print "# Gcontainers/s = n / median ms / 1e6, each row of 06-atomics-counting.csv" }
+part rates && awk -F, 'NR == 1 { print "# Gcontainers/s = n / median ms / 1e6, each row of 06-atomics-counting.csv" }
   NR > 1 { printf "%-22s %-22s %8.2f Gcontainers/s\n", $3, $2, $4 / $10 * 1e-6 }' \
-  "$results/06-atomics-counting.csv" > "$results/06-atomics-counting-rates.txt"
-cat "$results/06-atomics-counting-rates.txt"
+  "$results/06-atomics-counting.csv" > "$results/06-atomics-counting-rates.txt" &&
+  cat "$results/06-atomics-counting-rates.txt"
+
+# Short containers: the same bytes per container shrink from 72 (mean 16) to 24 (mean 4), a third
+# of them offsets. The short kernels of v10 and v11 at both means, 2^24 fixed lengths: DRAM
+# throughput, occupancy, what the warps wait on, and the instructions per container.
+part short && {
+  cl_ncu_header "n = 2^24 containers, fixed lengths, the short-container kernel at mean 4 and 16"
+  short_metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum
+  for s in long_scoreboard barrier membar short_scoreboard mio_throttle; do
+    short_metrics="$short_metrics,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
+  done
+  for v in v10_vector_walks v11_equal_slices; do
+    for mean in 4 16; do
+      echo "## $v, --mean $mean"
+      cl_ncu 'count_short' "$short_metrics" "$bin/$v" --n 2^24 --lengths fixed --mean "$mean"
+    done
+  done
+} > "$results/06-atomics-counting-ncu-short.txt" && cat "$results/06-atomics-counting-ncu-short.txt"
