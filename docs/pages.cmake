@@ -463,6 +463,26 @@ function(results_block lesson name kind out_var)
     endforeach()
     string(APPEND ratio_dat "\n")
   endforeach()
+  # the sweep's second plot: % of the ceiling per case, every program and the library
+  set(sweep_pct_dat "case")
+  foreach(v IN LISTS R_versions)
+    string(APPEND sweep_pct_dat " ${v}")
+  endforeach()
+  string(APPEND sweep_pct_dat "\n")
+  set(i 0)
+  foreach(c IN LISTS R_cases)
+    math(EXPR i "${i} + 1")
+    string(APPEND sweep_pct_dat "${i}")
+    foreach(v IN LISTS R_versions)
+      row_key(k "${v}" "${c}")
+      if(NOT DEFINED ${k}_pct OR NOT ${k}_check STREQUAL "PASS")
+        string(APPEND sweep_pct_dat " NaN")
+      else()
+        string(APPEND sweep_pct_dat " ${${k}_pct}")
+      endif()
+    endforeach()
+    string(APPEND sweep_pct_dat "\n")
+  endforeach()
   # a sweep has many cases and few versions: a row per case
   if(kind STREQUAL "sweep")
     string(APPEND block "| # | case |")
@@ -536,7 +556,7 @@ function(results_block lesson name kind out_var)
     string(APPEND pct_dat "\n")
   endforeach()
   if(kind STREQUAL "sweep")
-    string(APPEND block "\n![The time ratio to ${R_base} per case (> 1: faster), linear scale](../docs/results/${name}.svg)\n\n")
+    string(APPEND block "\n![The time ratio to ${R_base} per case (> 1: faster), linear scale](../docs/results/${name}.svg) ![% of the ceiling per case, linear scale](../docs/results/${name}-ceiling.svg)\n\n")
   else()
     string(APPEND block "\n![${R_unit} of every version, one bar per case, log scale](../docs/results/${name}.svg)\n")
     string(APPEND block "\n![% of the ceiling, one bar per case, linear scale](../docs/results/${name}-ceiling.svg)\n\n")
@@ -550,7 +570,7 @@ function(results_block lesson name kind out_var)
     list(LENGTH R_cases n_cases)
     math(EXPR last_col "${n_cases} + 1")
     if(kind STREQUAL "sweep")
-      set(plot_kinds ratio)
+      set(plot_kinds ratio sweep_pct)
     else()
       set(plot_kinds rate pct)
     endif()
@@ -573,6 +593,28 @@ set key below horizontal noenhanced
 set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#404040'
 plot for [col=2:*] '${plot_dir}/${name}.dat' using 1:col with linespoints lw 2 pt 7 title columnheader")
         file(REMOVE "${plot_dir}/${name}.dat")
+        continue()
+      endif()
+      if(plot STREQUAL "sweep_pct")
+        # one line per program across the cases, the library's among them
+        if(ceiling_count GREATER 1)
+          set(pct_label "% of the ceiling of its case (${R_ceiling_name})")
+        else()
+          set(pct_label "% of the ${R_ceiling_name}")
+        endif()
+        file(WRITE "${plot_dir}/${name}-ceiling.dat" "${sweep_pct_dat}")
+        gnuplot_draw("${plot_dir}" "${name}-ceiling.svg"
+"set terminal svg size 960,480 font 'sans,12' background '#ffffff'
+set output out
+set title '${lesson}: ${pct_label} per case, ${R_device}, ${R_date}' noenhanced
+set xlabel 'case (the row of the table above)'
+set ylabel '${pct_label}'
+set yrange [0:*]
+set xtics 1
+set grid ytics
+set key below horizontal noenhanced
+plot for [col=2:*] '${plot_dir}/${name}-ceiling.dat' using 1:col with linespoints lw 2 pt 7 title columnheader")
+        file(REMOVE "${plot_dir}/${name}-ceiling.dat")
         continue()
       endif()
       if(plot STREQUAL "rate")
