@@ -439,48 +439,40 @@ function(results_block lesson name kind out_var)
   endforeach()
   string(APPEND dat "\n")
   set(pct_dat "${dat}")
+  # a sweep's two line plots, a line per program across the cases: the time ratio to the library
+  # (the versions) and % of the ceiling (every program, the library too)
   set(ratio_dat "case")
+  set(sweep_pct_dat "case")
   foreach(v IN LISTS R_versions)
     if(NOT v MATCHES "^baseline_")
       string(APPEND ratio_dat " ${v}")
     endif()
-  endforeach()
-  string(APPEND ratio_dat "\n")
-  set(i 0)
-  foreach(c IN LISTS R_cases)
-    math(EXPR i "${i} + 1")
-    string(APPEND ratio_dat "${i}")
-    foreach(v IN LISTS R_versions)
-      if(v MATCHES "^baseline_")
-        continue()
-      endif()
-      row_key(k "${v}" "${c}")
-      string(REGEX REPLACE "x$" "" r "${${k}_vs}")
-      if(NOT DEFINED ${k}_vs OR r STREQUAL "" OR NOT ${k}_check STREQUAL "PASS")
-        set(r "NaN")
-      endif()
-      string(APPEND ratio_dat " ${r}")
-    endforeach()
-    string(APPEND ratio_dat "\n")
-  endforeach()
-  # the sweep's second plot: % of the ceiling per case, every program and the library
-  set(sweep_pct_dat "case")
-  foreach(v IN LISTS R_versions)
     string(APPEND sweep_pct_dat " ${v}")
   endforeach()
+  string(APPEND ratio_dat "\n")
   string(APPEND sweep_pct_dat "\n")
   set(i 0)
   foreach(c IN LISTS R_cases)
     math(EXPR i "${i} + 1")
+    string(APPEND ratio_dat "${i}")
     string(APPEND sweep_pct_dat "${i}")
     foreach(v IN LISTS R_versions)
       row_key(k "${v}" "${c}")
-      if(NOT DEFINED ${k}_pct OR NOT ${k}_check STREQUAL "PASS")
-        string(APPEND sweep_pct_dat " NaN")
-      else()
-        string(APPEND sweep_pct_dat " ${${k}_pct}")
+      set(r "NaN")
+      set(p "NaN")
+      if(DEFINED ${k}_pct AND ${k}_check STREQUAL "PASS")
+        set(p "${${k}_pct}")
+        string(REGEX REPLACE "x$" "" r "${${k}_vs}")
+        if(r STREQUAL "")
+          set(r "NaN")
+        endif()
       endif()
+      if(NOT v MATCHES "^baseline_")
+        string(APPEND ratio_dat " ${r}")
+      endif()
+      string(APPEND sweep_pct_dat " ${p}")
     endforeach()
+    string(APPEND ratio_dat "\n")
     string(APPEND sweep_pct_dat "\n")
   endforeach()
   # a sweep has many cases and few versions: a row per case
@@ -576,45 +568,38 @@ function(results_block lesson name kind out_var)
     endif()
     math(EXPR plot_height "400 + 12 * ${n_cases}") # the key sits below the bars, two per line
     foreach(plot IN LISTS plot_kinds)
-      if(plot STREQUAL "ratio")
-        # one line per version across the cases, and the library at 1
-        list(LENGTH R_versions n_versions)
-        file(WRITE "${plot_dir}/${name}.dat" "${ratio_dat}")
-        gnuplot_draw("${plot_dir}" "${name}.svg"
-"set terminal svg size 960,480 font 'sans,12' background '#ffffff'
-set output out
-set title '${lesson}: time ratio to ${R_base} per case (> 1: faster), ${R_device}, ${R_date}' noenhanced
-set xlabel 'case (the row of the table above)'
-set ylabel 'time ratio to ${R_base}'
-set yrange [0:*]
-set xtics 1
-set grid ytics
-set key below horizontal noenhanced
-set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#404040'
-plot for [col=2:*] '${plot_dir}/${name}.dat' using 1:col with linespoints lw 2 pt 7 title columnheader")
-        file(REMOVE "${plot_dir}/${name}.dat")
-        continue()
-      endif()
-      if(plot STREQUAL "sweep_pct")
-        # one line per program across the cases, the library's among them
-        if(ceiling_count GREATER 1)
-          set(pct_label "% of the ceiling of its case (${R_ceiling_name})")
+      if(plot STREQUAL "ratio" OR plot STREQUAL "sweep_pct")
+        if(plot STREQUAL "ratio") # the library at 1
+          set(plot_name "${name}")
+          set(data "${ratio_dat}")
+          set(label "time ratio to ${R_base}")
+          set(title "${label} per case (> 1: faster)")
+          set(extra "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#404040'")
         else()
-          set(pct_label "% of the ${R_ceiling_name}")
+          set(plot_name "${name}-ceiling")
+          set(data "${sweep_pct_dat}")
+          if(ceiling_count GREATER 1)
+            set(label "% of the ceiling of its case (${R_ceiling_name})")
+          else()
+            set(label "% of the ${R_ceiling_name}")
+          endif()
+          set(title "${label} per case")
+          set(extra "")
         endif()
-        file(WRITE "${plot_dir}/${name}-ceiling.dat" "${sweep_pct_dat}")
-        gnuplot_draw("${plot_dir}" "${name}-ceiling.svg"
+        file(WRITE "${plot_dir}/${plot_name}.dat" "${data}")
+        gnuplot_draw("${plot_dir}" "${plot_name}.svg"
 "set terminal svg size 960,480 font 'sans,12' background '#ffffff'
 set output out
-set title '${lesson}: ${pct_label} per case, ${R_device}, ${R_date}' noenhanced
+set title '${lesson}: ${title}, ${R_device}, ${R_date}' noenhanced
 set xlabel 'case (the row of the table above)'
-set ylabel '${pct_label}'
+set ylabel '${label}'
 set yrange [0:*]
 set xtics 1
 set grid ytics
 set key below horizontal noenhanced
-plot for [col=2:*] '${plot_dir}/${name}-ceiling.dat' using 1:col with linespoints lw 2 pt 7 title columnheader")
-        file(REMOVE "${plot_dir}/${name}-ceiling.dat")
+${extra}
+plot for [col=2:*] '${plot_dir}/${plot_name}.dat' using 1:col with linespoints lw 2 pt 7 title columnheader")
+        file(REMOVE "${plot_dir}/${plot_name}.dat")
         continue()
       endif()
       if(plot STREQUAL "rate")
