@@ -33,31 +33,31 @@ part ncu && {
   cl_ncu_header "n = 2^24 containers, the counting kernel of each version"
   for lengths in fixed powerlaw; do
     for v in v1_thread_atomics v2_block_flags v3_syncthreads_count v4_warp_ballot v5_lane_groups \
-             v12_merge_path v13_persistent; do
+             v6_merge_path v7_persistent; do
       echo "## $v, --lengths $lengths"
       cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
-    for v in v6_split_long v7_thread_short v8_staged_short v9_warp_medium v10_vector_walks \
-             v11_equal_slices; do
+    for v in v8_split_long v9_thread_short v10_staged_short v11_warp_medium v12_vector_walks \
+             v13_equal_slices; do
       echo "## $v, --lengths $lengths: both kernels (short containers, then the pieces)"
       CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
   done
-  echo "## v8_staged_short to v11_equal_slices, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
-  for v in v8_staged_short v9_warp_medium v10_vector_walks v11_equal_slices; do
+  echo "## v10_staged_short to v13_equal_slices, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
+  for v in v10_staged_short v11_warp_medium v12_vector_walks v13_equal_slices; do
     echo "## $v"
     cl_ncu 'count_short' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio" \
       "$bin/$v" --n 2^24 --lengths powerlaw
   done
-  echo "## v11_equal_slices at n = 2^20: the two kernels' own durations (the runner's median also holds the memset and the launches)"
+  echo "## v13_equal_slices at n = 2^20: the two kernels' own durations (the runner's median also holds the memset and the launches)"
   for lengths in fixed uniform powerlaw; do
-    echo "## v11_equal_slices, n = 2^20, --lengths $lengths"
+    echo "## v13_equal_slices, n = 2^20, --lengths $lengths"
     CL_NCU_LAUNCHES=2 cl_ncu 'count_' "gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed" \
-      "$bin/v11_equal_slices" --n 2^20 --lengths "$lengths"
+      "$bin/v13_equal_slices" --n 2^20 --lengths "$lengths"
   done
-  echo "## v13_persistent, --lengths powerlaw: warp stalls per issued instruction"
+  echo "## v7_persistent, --lengths powerlaw: warp stalls per issued instruction"
   cl_ncu 'count_' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active${stalls}" \
-    "$bin/v13_persistent" --n 2^24 --lengths powerlaw
+    "$bin/v7_persistent" --n 2^24 --lengths powerlaw
 } > "$results/06-atomics-counting-ncu.txt" && cat "$results/06-atomics-counting-ncu.txt"
 
 # Containers per second, n / median time, from the runner's own rows (run it first): no program
@@ -68,18 +68,21 @@ part rates && awk -F, 'NR == 1 { print "# Gcontainers/s = n / median ms / 1e6, e
   cat "$results/06-atomics-counting-rates.txt"
 
 # Short containers: the same bytes per container shrink from 72 (mean 16) to 24 (mean 4), a third
-# of them offsets. The short kernels of v10 and v11 at both means, 2^24 fixed lengths: DRAM
-# throughput, occupancy, what the warps wait on, and the instructions per container.
+# of them offsets. The short kernels of v12 and v13 at both means, 2^24 fixed lengths: DRAM
+# throughput, occupancy, what the warps wait on, and the instructions per container; then v14's
+# tiled kernel at mean 4 (at mean 16 it runs v13's kernel).
 part short && {
   cl_ncu_header "n = 2^24 containers, fixed lengths, the short-container kernel at mean 4 and 16"
   short_metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum
   for s in long_scoreboard barrier membar short_scoreboard mio_throttle; do
     short_metrics="$short_metrics,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
   done
-  for v in v10_vector_walks v11_equal_slices; do
+  for v in v12_vector_walks v13_equal_slices; do
     for mean in 4 16; do
       echo "## $v, --mean $mean"
       cl_ncu 'count_short' "$short_metrics" "$bin/$v" --n 2^24 --lengths fixed --mean "$mean"
     done
   done
+  echo "## v14_lane_tiles, --mean 4"
+  cl_ncu 'count_short' "$short_metrics" "$bin/v14_lane_tiles" --n 2^24 --lengths fixed --mean 4
 } > "$results/06-atomics-counting-ncu-short.txt" && cat "$results/06-atomics-counting-ncu-short.txt"

@@ -1,17 +1,14 @@
 /**
- * @file v10_vector_walks.cu
- * @brief v10: v9 with 16-byte shared-memory reads in both walks: the chunk is staged as float4s
- * (swizzled instead of padded), a lane's walk reads a float4 per step, and the warp's medium walk
- * 128 floats per step.
+ * @file v9_thread_short.cu
+ * @brief v9: v8 with v3's short path — one thread per container of up to 128 floats and a
+ * `__syncthreads_count` per block — and the places of the long containers' pieces reserved with one
+ * atomic per warp.
  *
- * v9 still spends most of its instructions in the walks: a step of the serial walk is a load, an
- * add and the loop's index, bound and branch for one float. Reading float4s does the loop's work
- * once per four floats. The first and last float4 of a container hold floats of its neighbours, so
- * those two are added under a mask (a masked float adds 0, which leaves the sum as it was, so the
- * order of additions is still v7's). The padding that kept v8's lanes on different banks would
- * misalign the float4s; an XOR of the float4's column with its row does the same job. With steps
- * this cheap, a lane walks containers of up to 64 floats alone and the warp takes those up to 1024
- * (the pieces only longer ones): the thresholds that measured best (tries file).
+ * On uniform lengths v3, one thread per container, beat v5's lane groups (the barrier seems to keep
+ * a block's reads of neighbouring containers together in L1), and it does here too for the short
+ * containers of the power law. With one thread per container, up to 32 lanes of a warp can meet a
+ * long container at once, so their pieces' places are reserved together: a scan of their piece
+ * counts across the warp, and one `atomicAdd` on the list's counter by its last lane.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -19,8 +16,8 @@
 #include "slots.cuh"
 
 #define BLOCK_SIZE 256
-#define SHORT_MAX  1024 /* the warp's 128-float steps make containers up to 1024 floats cheap */
-#define PIECE      512  /* floats per piece: one warp, 16 loads per lane */
+#define SHORT_MAX  128 /* longer containers are cut into pieces */
+#define PIECE      512 /* floats per piece: one warp, 16 loads per lane */
 #define FULL_MASK  0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
@@ -73,128 +70,20 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-#define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
-
-/* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
-   …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
-   caller's first store (a loop that stores each value as it arrives waits for DRAM once per value).
-   Floats past `hi` come along only when they share a float4 with ours; the last float4 of the array
-   may be cut short at `total`. */
-static __device__ void load_chunk(float4 part[CHUNK / 128], const float *values, size_t base,
-                                  size_t hi, size_t total)
-{
-    const unsigned lane = threadIdx.x % 32;
-#pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++) {
-        const size_t j = base + (size_t)(i * 32 + lane) * 4;
-        part[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (j + 4 <= total && j < hi)
-            part[i] = *(const float4 *)(values + j);
-        else if (j < hi)
-            part[i] = make_float4(values[j], j + 1 < total ? values[j + 1] : 0.0f,
-                                  j + 2 < total ? values[j + 2] : 0.0f, 0.0f);
-    }
-}
-
-/* Takes the warp's next run out of `todo` (a mask of lanes): the lanes first..last, which follow
-   one another with no lane missing (a long container ends a run). Warp-uniform. */
-static __device__ void next_run(unsigned *todo, int *first, int *last)
-{
-    *first = __ffs(*todo) - 1;
-    const unsigned gaps = ~*todo >> *first;
-    *last = gaps ? *first + __ffs(gaps) - 2 : 31;
-    *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
-}
-
-#define SERIAL_MAX 64 /* longest container a lane walks alone: a step is now 4 floats */
-
-/* float4 q of a chunk lives at q ^ (q / 8 % 8): the 8 float4s of each 128-byte row are permuted
-   by the row's number, so 8 lanes reading float4s 16 floats apart (containers of 16) hit different
-   banks, and the stores below (8 consecutive float4s per row) stay conflict-free. */
-static __device__ unsigned slot(unsigned q)
-{
-    return q ^ ((q / 8) % 8);
-}
-
-/* Stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory (layout above). */
-static __device__ void stage_chunk(float4 *staged, const float *values, size_t base, size_t hi,
-                                   size_t total)
-{
-    const unsigned lane = threadIdx.x % 32;
-    float4 part[CHUNK / 128];
-    load_chunk(part, values, base, hi, total);
-#pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++)
-        staged[slot(i * 32 + lane)] = part[i];
-}
-
-/* Adds, in order, the floats of v (floats p to p + 3 of the chunk) that lie in [from, to). */
-static __device__ float add_in_range(float sum, float4 v, unsigned p, unsigned from, unsigned to)
-{
-    sum += p >= from && p < to ? v.x : 0.0f;
-    sum += p + 1 >= from && p + 1 < to ? v.y : 0.0f;
-    sum += p + 2 >= from && p + 2 < to ? v.z : 0.0f;
-    sum += p + 3 >= from && p + 3 < to ? v.w : 0.0f;
-    return sum;
-}
-
 __global__ void __launch_bounds__(BLOCK_SIZE)
-    count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
+    count_short(const float *values, const size_t *offsets, size_t n, float limit,
                 unsigned long long *count, piece_list *list, size_t *piece_container,
                 size_t *piece_first)
 {
-    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    float4 *staged = staged_block[threadIdx.x / 32];
-    const unsigned lane = threadIdx.x % 32;
     const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     size_t begin = 0, end = 0;
     if (c < n)
         begin = offsets[c], end = offsets[c + 1];
     const int is_long = end - begin > SHORT_MAX;
-    const int is_medium = end - begin > SERIAL_MAX;
     float sum = 0.0f;
-    /* the warp's short containers, as runs of consecutive lanes between long ones (warp-uniform) */
-    unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
-    while (todo) {
-        int first, last;
-        next_run(&todo, &first, &last);
-        const size_t lo = __shfl_sync(FULL_MASK, begin, first);
-        const size_t hi = __shfl_sync(FULL_MASK, end, last);
-        const int in_run = (int)lane >= first && (int)lane <= last;
-        for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
-            stage_chunk(staged, values, base, hi, total);
-            __syncwarp();
-            const size_t start = begin > base ? begin : base;
-            const size_t stop = end < base + CHUNK ? end : base + CHUNK;
-            const int has_floats = in_run && start < stop;
-            if (has_floats && !is_medium) { /* masked first and last float4, whole ones between */
-                const unsigned from = (unsigned)(start - base), to = (unsigned)(stop - base);
-                const unsigned first_q = from / 4, last_q = (to - 1) / 4;
-                sum = add_in_range(sum, staged[slot(first_q)], 4 * first_q, from, to);
-                for (unsigned q = first_q + 1; q < last_q; q++) {
-                    const float4 v = staged[slot(q)];
-                    sum += v.x, sum += v.y, sum += v.z, sum += v.w;
-                }
-                if (last_q > first_q)
-                    sum = add_in_range(sum, staged[slot(last_q)], 4 * last_q, from, to);
-            }
-            /* each medium container in this chunk: the 32 lanes together (warp-uniform loop) */
-            for (unsigned medium = __ballot_sync(FULL_MASK, has_floats && is_medium); medium;
-                 medium &= medium - 1) {
-                const int owner = __ffs(medium) - 1;
-                const unsigned from = __shfl_sync(FULL_MASK, (unsigned)(start - base), owner);
-                const unsigned to = __shfl_sync(FULL_MASK, (unsigned)(stop - base), owner);
-                float part = 0.0f;
-                for (unsigned q = from / 4 + lane; 4 * q < to; q += 32)
-                    part = add_in_range(part, staged[slot(q)], 4 * q, from, to);
-                for (int offset = 16; offset > 0; offset /= 2)
-                    part += __shfl_xor_sync(FULL_MASK, part, offset);
-                if ((int)lane == owner)
-                    sum += part;
-            }
-            __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
-        }
-    }
+    if (!is_long)
+        for (size_t j = begin; j < end; j++)
+            sum += values[j];
     finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
 }
 
@@ -307,8 +196,8 @@ void count_over_limit(const float *values, const size_t *offsets, size_t n, size
     CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
     const piece_workspace w = piece_workspace_at(workspace, total);
     const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-        values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, limit, count, w.list,
+                                                           w.piece_container, w.piece_first);
     CL_LAUNCH_CHECK("count_short");
     launch_pieces(values, offsets, limit, count, &w, stream);
 }

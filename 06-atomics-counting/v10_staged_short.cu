@@ -1,15 +1,15 @@
 /**
- * @file v8_staged_short.cu
- * @brief v8: v7 with the short containers' floats read coalesced: a warp stages the floats of its
+ * @file v10_staged_short.cu
+ * @brief v10: v9 with the short containers' floats read coalesced: a warp stages the floats of its
  * 32 containers in shared memory with 16-byte loads, and each lane then sums its own container
  * there.
  *
- * v7's short kernel waits on memory: each lane walks its own container one float at a time, so a
+ * v9's short kernel waits on memory: each lane walks its own container one float at a time, so a
  * load instruction of a warp touches up to 32 different lines, and the walk of the longest
  * container holds the warp. But the 32 containers of a warp lie one after another in memory. So
  * the warp reads them as one run: every lane loads CHUNK / 128 float4s (all issued before the first
  * store, so that their trips to DRAM overlap), stores them to shared memory, and the serial walk —
- * still one lane per container, in the same order of additions as v7 — reads shared memory instead
+ * still one lane per container, in the same order of additions as v9 — reads shared memory instead
  * of DRAM. A long container splits the warp's containers into runs, and its floats are left to the
  * pieces.
  */
@@ -106,7 +106,7 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v10 and v11) */
+#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v12 and v13) */
 
 /* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
    16 floats (or any even stride) hit different banks, and so do the stores below. */
@@ -115,7 +115,7 @@ static __device__ unsigned padded(unsigned p)
     return p + p / 32;
 }
 
-/* v10 and v11: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
+/* v12 and v13: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
 static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
                                           size_t hi, size_t total)
 {

@@ -1,11 +1,11 @@
 /**
- * @file v6_split_long.cu
- * @brief v6: v5 with every container longer than 128 floats cut into pieces of 512 floats, which a
- * second kernel gives to a warp each; v5's lane groups keep the short ones.
+ * @file v8_split_long.cu
+ * @brief v8: a new path — v5 with every container longer than 128 floats cut into pieces of 512
+ * floats, which a second kernel gives to a warp each; v5's lane groups keep the short ones.
  *
  * Most containers are short, and v5 counts short ones at close to the bandwidth; only the few
  * long ones unbalance its warps (balancing every float instead costs on every float: the merge
- * path, v12 and v13, measures it). So the first kernel is v5 for containers of at most 128 floats;
+ * path, v6 and v7, measured it). So the first kernel is v5 for containers of at most 128 floats;
  * a group that meets a longer one lists its pieces instead (one `atomicAdd` on a global counter
  * reserves their places), and the second kernel's warps each sum one piece with 16 loads in flight
  * per lane. A container cut into several pieces is finished through a slot (slots.cuh): each warp

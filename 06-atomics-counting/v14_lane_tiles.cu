@@ -1,27 +1,22 @@
 /**
- * @file v11_equal_slices.cu
- * @brief v11: v10 with the staged chunk cut into equal slices, one per lane, whatever the container
- * boundaries: each lane sums its 12 floats by segments, and a segmented scan across the lanes
- * carries the sums of containers that cross slices.
+ * @file v14_lane_tiles.cu
+ * @brief v14: v13 with several containers per lane when containers are short: a warp takes a tile
+ * of 32 · k consecutive containers, k = 384 / (32 · mean length) up to 3, so that its staged chunk
+ * is full.
  *
- * v10 gives each lane its own container, so a warp's walk lasts as long as its longest short
- * container, and each medium one costs the whole warp a walk and a butterfly: on the power law
- * ncu counts a third of the lanes idle per instruction. Here lane l takes floats 12l to 12l + 11 of
- * the chunk, so every lane does the same work whatever the lengths. A bitmap marks where the
- * run's containers start (and where the run ends); a lane closes a segment at each mark and stores
- * its sum at the segment's last float, over the staged value it has already read. The segment
- * open at the end of a slice goes on in the next one: a scan over the lanes, cut by the lanes that
- * hold a mark, gives each lane the floats of that segment from the lanes before it, and carries
- * the open one to the next chunk. The lane that owns a container reads its sum once, at its last
- * float. The additions are grouped by slices, not in v7's order; the check's rounding band holds
- * for any order.
+ * v13's walk costs the same for every float of a 384-float chunk, used or not, and its run is the
+ * 32 containers of one warp: at a mean of 4 floats a run holds 128 floats, so two thirds of each
+ * walk, scan and barrier is spent on nothing, and ncu finds the short kernel issue-bound
+ * (instructions, not bytes, set its time). Here a lane owns k consecutive containers, so the warp's
+ * run holds 96 containers of 4 floats, one chunk. The lane marks where each of its containers
+ * starts and reads each one's sum at its last float, as before; the walk itself is v13's, moved
+ * into count_run() with the lane's k container bounds in shared memory, 32-bit and relative to the
+ * run, where they cost no registers across it. A tile that holds a long container goes row by row
+ * through v13's runs.
  *
- * The walk costs the same for every float of a chunk, used or not, so the chunk is 384 floats
- * (a power-law warp's short containers hold a few hundred): 3 float4s per lane, an odd count, so
- * the 8 lanes of a quarter warp read float4s 3 apart, in 8 different groups of banks, with no
- * swizzle. The kernel fits in 32 registers, 8 blocks per SM, which the bounds below ask for: the
- * same code with 640-float chunks and more registers (6 blocks, or fewer) measured slower (the
- * tries file).
+ * Only short means use the tiles (k > 1): the tiled kernel needs 40 registers (6 blocks per SM);
+ * at 32 it spills, and at means of 8 floats or more, where k = 1, it lost to v13's kernel, which
+ * stays here unchanged for them (the tries file, run of 2026-11-24).
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -38,10 +33,13 @@
 #else
 #define MIN_BLOCKS 8
 #endif
-#define BLOCK_SIZE 256
-#define SHORT_MAX  1024 /* longer containers go to the pieces, as in v12 */
-#define PIECE      512  /* floats per piece: one warp, 16 loads per lane */
-#define FULL_MASK  0xffffffffu
+/* The tiled kernel holds a lane's tile and the walk at once: 40 registers, 6 blocks of 256 on
+   sm_90 (8 blocks spill, and measured slower). */
+#define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
+#define BLOCK_SIZE       256
+#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v12 */
+#define PIECE            512  /* floats per piece: one warp, 16 loads per lane */
+#define FULL_MASK        0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
 typedef struct {
@@ -79,6 +77,25 @@ static __device__ void list_pieces(piece_list *list, size_t *piece_container, si
         piece_container[first + k] = c, piece_first[first + k] = first;
 }
 
+/* Adds the block's containers over the limit, `over` per thread, to the count with one atomic.
+   All threads of the block call it. */
+static __device__ void count_block(unsigned long long *count, unsigned over)
+{
+    __shared__ unsigned warp_over[BLOCK_SIZE / 32];
+    for (int offset = 16; offset > 0; offset /= 2)
+        over += __shfl_xor_sync(FULL_MASK, over, offset);
+    if (threadIdx.x % 32 == 0)
+        warp_over[threadIdx.x / 32] = over;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long block_count = 0;
+        for (int w = 0; w < BLOCK_SIZE / 32; w++)
+            block_count += warp_over[w];
+        if (block_count)
+            atomicAdd(count, block_count);
+    }
+}
+
 /* The end of the short kernel: this thread's container of `length` floats listed if it is
    long, the block's short containers over the limit counted by __syncthreads_count, one atomic
    per block. All threads of the block call it. */
@@ -93,7 +110,7 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v10's 640) */
+#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
 
 /* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
    …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
@@ -126,8 +143,9 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define SLICE (CHUNK / 32) /* floats per lane: 12, three float4s */
-#define WORDS (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
+#define SLICE         (CHUNK / 32) /* floats per lane: 12, three float4s */
+#define WORDS         (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
+#define PER_LANE_MOST 3            /* containers per lane at short lengths */
 
 /* Float4 i of the chunk stays at i (no padding, no swizzle): lane l reads float4s 3l to 3l + 2
    (see the top of the file), and the stores of 32 consecutive float4s are conflict-free too. */
@@ -201,6 +219,61 @@ static __device__ float chain_open(float open, unsigned marks, float carried)
     return chain;
 }
 
+/* Sums the containers of one run of floats, run[0 .. length) (run is 16-byte aligned, and the
+   array goes on for `left` floats from it). The warp's lanes own its containers between them: this
+   lane owns container r when bit r of `own` is set, and it holds floats run[at[r][lane] ..
+   at[r + 1][lane]) (the lane's own column of shared memory, where they cost no registers across
+   the walk). Positions are relative to the run, so 32 bits hold them (a run is at most
+   32 · PER_LANE_MOST short containers). Returns how many of this lane's containers sum to more
+   than `limit`; empty ones are the caller's. Warp-uniform. */
+static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, const float *run,
+                                     unsigned length, size_t left, float limit, float4 *staged,
+                                     unsigned *starts)
+{
+    unsigned over = 0;
+    float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
+    const unsigned lane = threadIdx.x % 32;
+    float carried = 0.0f; /* the segment left open at the end of the last chunk */
+    for (unsigned base = 0; base < length; base += CHUNK) {
+        if (lane < WORDS)
+            starts[lane] = 0;
+        __syncwarp();
+#pragma unroll
+        for (int r = 0; r < PER_LANE_MOST; r++)
+            if ((own >> r & 1) && at[r][lane] - base < CHUNK)
+                mark(starts, at[r][lane] - base);
+        if (lane == 0 && length - base < CHUNK) /* floats past the run are no container's */
+            mark(starts, length - base);
+        stage_plain(staged, run, base, length, left);
+        __syncwarp();
+        const unsigned marks = slice_marks(starts, lane * SLICE);
+        const float open = walk_slice(sums, staged, marks);
+        __syncwarp(); /* every slice is read before lanes store into their neighbours' */
+        const float chain = chain_open(open, marks, carried);
+        float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
+        if (lane == 0)
+            from_before = carried;
+        if (marks) { /* the segment that ends before this slice's first mark is complete */
+            const unsigned p = lane * SLICE + __ffs(marks) - 1;
+            if (p > 0)
+                sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
+        }
+        if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
+            sums[CHUNK - 1] = chain;
+        carried = __shfl_sync(FULL_MASK, chain, 31);
+        __syncwarp();
+#pragma unroll
+        for (int r = 0; r < PER_LANE_MOST; r++) {
+            const unsigned last =
+                at[r + 1][lane] - 1 - base; /* wraps if it ends before the chunk */
+            if ((own >> r & 1) && at[r][lane] != at[r + 1][lane] && last < CHUNK)
+                over += sums[last] > limit;
+        }
+        __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
+    }
+    return over;
+}
+
 __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
                 unsigned long long *count, piece_list *list, size_t *piece_container,
@@ -259,6 +332,71 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
         }
     }
     finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+}
+
+__global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
+    count_short_tiles(const float *values, const size_t *offsets, size_t n, size_t total,
+                      float limit, unsigned per_lane, unsigned long long *count, piece_list *list,
+                      size_t *piece_container, size_t *piece_first)
+{
+    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
+    __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
+    __shared__ unsigned at_block[BLOCK_SIZE / 32][PER_LANE_MOST + 1][32];
+    float4 *staged = staged_block[threadIdx.x / 32];
+    unsigned *starts = starts_block[threadIdx.x / 32];
+    unsigned(*at)[32] = at_block[threadIdx.x / 32];
+    const unsigned lane = threadIdx.x % 32;
+    const size_t tile = (size_t)per_lane * 32; /* the warp's containers */
+    const size_t tile_first = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32 * tile;
+    const size_t mine = tile_first + (size_t)lane * per_lane; /* this lane's first container */
+    const size_t lo = offsets[tile_first < n ? tile_first : n];
+    const size_t hi = offsets[tile_first + tile < n ? tile_first + tile : n];
+    const size_t from = lo & ~(size_t)3;
+    unsigned own = 0, over = 0;
+    int has_long = 0;
+    size_t previous = 0;
+#pragma unroll
+    for (int r = 0; r <= PER_LANE_MOST; r++) {
+        const int in_tile = r <= (int)per_lane && mine + r <= n;
+        const size_t bound = in_tile ? offsets[mine + r] : previous;
+        at[r][lane] = (unsigned)(bound - from); /* used only when the whole tile is short */
+        if (r > 0 && in_tile) {
+            own |= 1u << (r - 1);
+            has_long |= bound - previous > SHORT_MAX;
+            over += bound == previous && 0.0f > limit; /* an empty container sums to 0 */
+        }
+        previous = bound;
+    }
+    if (!__any_sync(FULL_MASK, has_long)) { /* every container of the tile is short: one run */
+        over += count_run(at, own, values + from, (unsigned)(hi - from), total - from, limit,
+                          staged, starts);
+    } else {
+        /* a long container: v13's runs, one row of 32 consecutive containers at a time, a lane
+           each, cut at the long ones, which are listed as pieces */
+        over = 0;
+        for (unsigned row = 0; row < per_lane; row++) {
+            const size_t c = tile_first + (size_t)row * 32 + lane;
+            size_t begin = 0, end = 0;
+            if (c < n)
+                begin = offsets[c], end = offsets[c + 1];
+            const int is_long = end - begin > SHORT_MAX;
+            over += c < n && begin == end && 0.0f > limit;
+            unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
+            while (todo) {
+                int first, last;
+                next_run(&todo, &first, &last);
+                const size_t run_from = __shfl_sync(FULL_MASK, begin, first) & ~(size_t)3;
+                const size_t run_end = __shfl_sync(FULL_MASK, end, last);
+                const unsigned in_run = (int)lane >= first && (int)lane <= last;
+                at[0][lane] = (unsigned)(begin - run_from),
+                at[1][lane] = (unsigned)(end - run_from);
+                over += count_run(at, in_run, values + run_from, (unsigned)(run_end - run_from),
+                                  total - run_from, limit, staged, starts);
+            }
+            list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
+        }
+    }
+    count_block(count, over);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
@@ -358,6 +496,15 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
     CL_LAUNCH_CHECK("count_pieces");
 }
 
+/* Containers per lane: as many as fill a warp's staged chunk at the mean length, from 1 to
+   PER_LANE_MOST. */
+static unsigned containers_per_lane(size_t n, size_t total)
+{
+    const size_t mean = n ? total / n : 0;
+    const size_t fill = CHUNK / (32 * (mean ? mean : 1));
+    return fill < 1 ? 1 : fill > PER_LANE_MOST ? PER_LANE_MOST : (unsigned)fill;
+}
+
 size_t count_workspace_bytes(size_t n, size_t total)
 {
     (void)n;
@@ -369,9 +516,19 @@ void count_over_limit(const float *values, const size_t *offsets, size_t n, size
 {
     CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
     const piece_workspace w = piece_workspace_at(workspace, total);
-    const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-        values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
-    CL_LAUNCH_CHECK("count_short");
+    const unsigned per_lane = containers_per_lane(n, total);
+    if (per_lane == 1) {
+        const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
+        count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
+            values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
+        CL_LAUNCH_CHECK("count_short");
+    } else {
+        const size_t tiles = (n + 32 * (size_t)per_lane - 1) / (32 * (size_t)per_lane);
+        const size_t grid = (tiles + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
+        count_short_tiles<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
+            values, offsets, n, total, limit, per_lane, count, w.list, w.piece_container,
+            w.piece_first);
+        CL_LAUNCH_CHECK("count_short_tiles");
+    }
     launch_pieces(values, offsets, limit, count, &w, stream);
 }

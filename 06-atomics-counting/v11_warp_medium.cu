@@ -1,9 +1,9 @@
 /**
- * @file v9_warp_medium.cu
- * @brief v9: v8 with the whole warp summing each medium container (33 to SHORT_MAX floats) from
+ * @file v11_warp_medium.cu
+ * @brief v11: v10 with the whole warp summing each medium container (33 to SHORT_MAX floats) from
  * the staged chunk; only containers of up to 32 floats keep a lane's serial walk.
  *
- * v8's serial walk makes a warp wait for its longest short container: on the power law a warp's
+ * v10's serial walk makes a warp wait for its longest short container: on the power law a warp's
  * short containers hold a few hundred floats, the longest of them several times the mean, so the
  * walk takes that many steps with a few lanes busy (the page draws the generator's law). Here a
  * lane walks its own container only up to 32 floats; for each longer one the 32 lanes read 32
@@ -104,7 +104,7 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v10 and v11) */
+#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v12 and v13) */
 
 /* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
    16 floats (or any even stride) hit different banks, and so do the stores below. */
@@ -113,7 +113,7 @@ static __device__ unsigned padded(unsigned p)
     return p + p / 32;
 }
 
-/* v10 and v11: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
+/* v12 and v13: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
 static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
                                           size_t hi, size_t total)
 {
