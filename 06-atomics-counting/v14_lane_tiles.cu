@@ -15,7 +15,7 @@
  * through v13's runs.
  *
  * Only short means use the tiles (k > 1): the tiled kernel needs 40 registers (6 blocks per SM);
- * at 32 it spills, and at means of 8 floats or more, where k = 1, it lost to v13's kernel, which
+ * at 32 it spills, and at means of 7 floats or more, where k = 1, it lost to v13's kernel, which
  * stays here unchanged for them (the tries file, run of 2026-11-24).
  */
 #include "cl_cuda_check.h"
