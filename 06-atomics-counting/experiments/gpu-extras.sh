@@ -3,15 +3,16 @@
 # atomics (does the compiler aggregate v1's per-thread atomicAdd by itself?), ncu's count of atomic
 # instructions and DRAM traffic for every version, the stall reasons of the merge path, and the
 # runner's rows as containers per second, and where short containers (mean 4) lose the bandwidth
-# that mean 16 reaches. Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short}.txt.
+# that mean 16 reaches, and at 2^20 containers what a run is made of (the read probe over the same
+# bytes, each kernel's time alone). Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short,small}.txt.
 # usage: [PARTS="short ..."] 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
-# PARTS picks the files to write (sass ncu rates short; default all).
+# PARTS picks the files to write (sass ncu rates short small; default all).
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/06-atomics-counting"
 source "$(dirname "$0")/../../tools/ncu.sh"
-parts=" ${PARTS:-sass ncu rates short} "
+parts=" ${PARTS:-sass ncu rates short small} "
 part() { [[ "$parts" == *" $1 "* ]]; }
 
 part sass && {
@@ -86,3 +87,24 @@ part short && {
   echo "## v14_lane_tiles, --mean 4"
   cl_ncu 'count_short' "$short_metrics" "$bin/v14_lane_tiles" --n 2^24 --lengths fixed --mean 4
 } > "$results/06-atomics-counting-ncu-short.txt" && cat "$results/06-atomics-counting-ncu-short.txt"
+
+# 2^20 containers: a run lasts tens of microseconds. The read probe (the ceiling's kernel) over the
+# bytes of mean 4 (25 MB) and mean 16 (75 MB), timed as the harness times a version; then every
+# kernel of v5, v12 and v14 alone (ncu's duration, caches flushed) at mean 16 on each distribution
+# and v14's at mean 4: what the count's memset, the second launch and the gaps add is the rest of
+# the runner's time.
+part small && {
+  echo "# common/flush_compare clean: the read probe after the harness's flush, at 06's sizes"
+  "$build/common/flush_compare" clean 25 75 1024
+  cl_ncu_header "n = 2^20 containers, every counting kernel of a run"
+  for lengths in fixed uniform powerlaw; do
+    for v in v5_lane_groups v12_vector_walks v14_lane_tiles; do
+      echo "## $v, --lengths $lengths"
+      CL_NCU_LAUNCHES=2 cl_ncu 'count' gpu__time_duration.sum,dram__bytes_read.sum "$bin/$v" \
+        --n 2^20 --lengths "$lengths"
+    done
+  done
+  echo "## v14_lane_tiles, --lengths fixed --mean 4"
+  CL_NCU_LAUNCHES=2 cl_ncu 'count' gpu__time_duration.sum,dram__bytes_read.sum \
+    "$bin/v14_lane_tiles" --n 2^20 --lengths fixed --mean 4
+} > "$results/06-atomics-counting-small.txt" && cat "$results/06-atomics-counting-small.txt"
