@@ -211,8 +211,7 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
 {
     (void)workspace;
     CL_CUDA_CHECK(cudaMemsetAsync(hist, 0, bins * sizeof(unsigned long long), stream));
-    /* The device's limits are read, and a kernel's shared-memory limit is raised, once: not on
-       every (timed) call. */
+    /* The device's limits are read once, not on every (timed) call. */
     static int shared_optin = -1, has_clusters;
     if (shared_optin < 0) {
         int device;
@@ -225,13 +224,8 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
     if (!is_u8 && (size_t)bins * sizeof(unsigned) > (size_t)shared_optin &&
         (size_t)(bins + 1) / 2 * sizeof(unsigned) <= (size_t)shared_optin) {
         const size_t shared_bytes = (size_t)(bins + 1) / 2 * sizeof(unsigned);
-        static size_t packed_limit; /* as raised so far */
-        if (shared_bytes > packed_limit) {
-            CL_CUDA_CHECK(cudaFuncSetAttribute((const void *)histogram_packed,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)shared_bytes));
-            packed_limit = shared_bytes;
-        }
+        static size_t packed_limit; /* as allowed so far */
+        cl_allow_shared_bytes((const void *)histogram_packed, shared_bytes, &packed_limit);
         const size_t resident =
             cl_resident_blocks((const void *)histogram_packed, BLOCK_SIZE, shared_bytes);
         const size_t wanted = (n / 4 + BLOCK_SIZE) / BLOCK_SIZE;
@@ -253,13 +247,8 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         return;
     }
     const size_t shared_bytes = slice_bins * sizeof(unsigned);
-    static size_t cluster_limit; /* as raised so far */
-    if (shared_bytes > cluster_limit) {
-        CL_CUDA_CHECK(cudaFuncSetAttribute((const void *)histogram_cluster,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)shared_bytes));
-        cluster_limit = shared_bytes;
-    }
+    static size_t cluster_limit; /* as allowed so far */
+    cl_allow_shared_bytes((const void *)histogram_cluster, shared_bytes, &cluster_limit);
     cudaLaunchAttribute cluster_shape = {};
     cluster_shape.id = cudaLaunchAttributeClusterDimension;
     cluster_shape.val.clusterDim.x = cluster, cluster_shape.val.clusterDim.y = 1;

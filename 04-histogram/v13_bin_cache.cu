@@ -234,8 +234,7 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
 {
     (void)workspace;
     CL_CUDA_CHECK(cudaMemsetAsync(hist, 0, bins * sizeof(unsigned long long), stream));
-    /* The device's limit is read, and a kernel's shared-memory limit is raised, once: not on
-       every (timed) call. */
+    /* The device's limit is read once, not on every (timed) call. */
     static int shared_optin = -1;
     if (shared_optin < 0) {
         int device;
@@ -247,13 +246,8 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
     if (!is_u8 && (size_t)bins * sizeof(unsigned) > (size_t)shared_optin &&
         (size_t)(bins + 1) / 2 * sizeof(unsigned) <= (size_t)shared_optin) {
         const size_t shared_bytes = (size_t)(bins + 1) / 2 * sizeof(unsigned);
-        static size_t packed_limit; /* as raised so far */
-        if (shared_bytes > packed_limit) {
-            CL_CUDA_CHECK(cudaFuncSetAttribute((const void *)histogram_packed,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)shared_bytes));
-            packed_limit = shared_bytes;
-        }
+        static size_t packed_limit; /* as allowed so far */
+        cl_allow_shared_bytes((const void *)histogram_packed, shared_bytes, &packed_limit);
         const size_t resident =
             cl_resident_blocks((const void *)histogram_packed, BLOCK_SIZE, shared_bytes);
         const size_t wanted = (n / 4 + BLOCK_SIZE) / BLOCK_SIZE;
@@ -267,13 +261,8 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         while (2 * slots * sizeof(unsigned) > (size_t)shared_optin)
             slots /= 2;
         const size_t shared_bytes = 2 * slots * sizeof(unsigned);
-        static size_t cached_limit; /* as raised so far */
-        if (shared_bytes > cached_limit) {
-            CL_CUDA_CHECK(cudaFuncSetAttribute((const void *)histogram_cached,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)shared_bytes));
-            cached_limit = shared_bytes;
-        }
+        static size_t cached_limit; /* as allowed so far */
+        cl_allow_shared_bytes((const void *)histogram_cached, shared_bytes, &cached_limit);
         const size_t resident =
             cl_resident_blocks((const void *)histogram_cached, BLOCK_SIZE, shared_bytes);
         const size_t wanted = (n / 4 + BLOCK_SIZE) / BLOCK_SIZE;
@@ -283,13 +272,8 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         return;
     }
     const size_t shared_bytes = bins * sizeof(unsigned);
-    static size_t block_limit; /* as raised so far */
-    if (shared_bytes > block_limit) {
-        CL_CUDA_CHECK(cudaFuncSetAttribute((const void *)histogram_block,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)shared_bytes));
-        block_limit = shared_bytes;
-    }
+    static size_t block_limit; /* as allowed so far */
+    cl_allow_shared_bytes((const void *)histogram_block, shared_bytes, &block_limit);
     const size_t resident =
         cl_resident_blocks((const void *)histogram_block, BLOCK_SIZE, shared_bytes);
     const size_t wanted = (n / (is_u8 ? 16 : 4) + BLOCK_SIZE) / BLOCK_SIZE;

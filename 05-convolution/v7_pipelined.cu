@@ -218,14 +218,9 @@ void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void 
     g.per_row = (s->length + TILE - 1) / TILE;
     g.rows = (size_t)s->batch * (size_t)s->channels;
     const size_t shared = STAGES * (size_t)(g.span + g.taps) * sizeof(float);
-    /* A long mask needs more than the default 48 KB (the SM has 228 KB). The limit stays set for
-       the kernel, so it is raised once, not on every (timed) call. */
-    static size_t shared_allowed = 48 * 1024;
-    if (shared > shared_allowed) {
-        CL_CUDA_CHECK(cudaFuncSetAttribute(
-            conv_pipelined, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-        shared_allowed = shared;
-    }
+    /* A long mask needs more than the default 48 KB (the SM has 228 KB). */
+    static size_t shared_allowed; /* as allowed so far */
+    cl_allow_shared_bytes((const void *)conv_pipelined, shared, &shared_allowed);
     size_t blocks = cl_resident_blocks((const void *)conv_pipelined, THREADS, shared);
     if (blocks > g.per_row * g.rows)
         blocks = g.per_row * g.rows;

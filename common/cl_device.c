@@ -102,6 +102,15 @@ const char *cl_no_device_reason(cudaError_t err)
     return text;
 }
 
+void cl_allow_shared_bytes(const void *kernel, size_t bytes, size_t *allowed)
+{
+    if (bytes <= *allowed)
+        return;
+    CL_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    *allowed = bytes;
+}
+
 size_t cl_resident_blocks(const void *kernel, int threads, size_t shared_bytes)
 {
     /* A few entries are enough: a program launches at most a handful of grid-stride kernels. */

@@ -87,6 +87,14 @@ const char *cl_no_device_reason(cudaError_t err);
  */
 size_t cl_resident_blocks(const void *kernel, int threads, size_t shared_bytes);
 
+/**
+ * Lets @p kernel launch with @p bytes of dynamic shared memory: past 48 KB a kernel must ask
+ * (cudaFuncAttributeMaxDynamicSharedMemorySize). The limit stays with the kernel, so the driver is
+ * called only when @p bytes exceeds @p *allowed (what this kernel was allowed so far; start it at
+ * 0), not on every timed call.
+ */
+void cl_allow_shared_bytes(const void *kernel, size_t bytes, size_t *allowed);
+
 /** Formats a byte count for people: "8.00 GiB". */
 void cl_format_bytes(size_t bytes, char *out, size_t out_len);
 
