@@ -3,16 +3,16 @@
  * @brief v15: v14 with less between its two kernels: no memset, the pieces kernel launched as a
  * programmatic dependent of the short one, and a ticket drawn only by its blocks that had pieces.
  *
- * At 2^20 containers a run lasts about 40 µs, and v14 spends a tenth of it outside its short
- * kernel (the small-inputs file): a memset of the count, the gap before the second launch, and a
- * pieces kernel that takes microseconds with no piece to find, because each of its blocks draws a
- * ticket from one counter, and atomics on one address are served one after another. Here the
- * short kernel adds its count into the workspace, and the pieces kernel's last block copies it out
- * (lesson 03's v8), so the memset goes. The pieces kernel is launched with programmatic stream
+ * At 2^20 containers a run lasts tens of microseconds, and v14 spends part of it outside its
+ * short kernel (the small-inputs file): a memset of the count, the gap before the second launch,
+ * and a pieces kernel that takes microseconds with no piece to find, because each of its blocks
+ * draws a ticket from one counter, and atomics on one address are served one after another. Here
+ * the short kernel adds its count into the workspace, and the pieces kernel's last block copies it
+ * out (lesson 03's v8), so the memset goes. The pieces kernel is launched with programmatic stream
  * serialization (sm_90): the GPU may start launching it before the short kernel ends, and
  * `griddepcontrol.wait` holds its blocks until every write of the short kernel is visible. A block
- * that has no piece to sum leaves without a ticket; the last of those that had pieces writes the
- * count, or block 0 when there was no piece at all.
+ * that has no piece to sum leaves without a ticket; the last of those that had pieces (block 0
+ * always counts as one) writes the count.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -436,16 +436,14 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                                           : finish_in_slot(slot_sums, slot_tickets, first,
                                                            container_pieces, sum, limit);
     }
-    /* The blocks whose first warp had a piece; the others had nothing to add and draw no ticket.
-       One that reads the list after the last active block emptied it finds no piece, and it had
-       none: block 0, the first active one, reads the list before its own ticket. */
+    /* The active blocks: those whose first warp had a piece, and block 0 always, so that with no
+       piece at all one block still writes the count. The others had nothing to add and draw no
+       ticket. One that reads the list after the last active block emptied it finds no piece, and
+       it had none: every active block reads the list before its own ticket. */
     const size_t blocks_with_pieces = (pieces + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
-    const size_t active = blocks_with_pieces < gridDim.x ? blocks_with_pieces : gridDim.x;
-    if (active == 0) { /* no piece: the short kernel's count is the count */
-        if (blockIdx.x == 0 && threadIdx.x == 0)
-            *count = atomicExch(&list->over, 0ull);
-        return;
-    }
+    const size_t active = blocks_with_pieces == 0          ? 1
+                          : blocks_with_pieces < gridDim.x ? blocks_with_pieces
+                                                           : gridDim.x;
     if (blockIdx.x >= active)
         return;
     for (int offset = 16; offset > 0; offset /= 2)
@@ -506,16 +504,18 @@ static piece_workspace piece_workspace_at(void *workspace, size_t total)
 static void launch_pieces(const float *values, const size_t *offsets, float limit,
                           unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
 {
-    int device, major;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    static int major = -1; /* read once, not on every (timed) call */
+    if (major < 0) {
+        int device;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    }
     cudaLaunchAttribute early;
     early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     early.val.programmaticStreamSerializationAllowed = 1;
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3((unsigned)cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0));
     config.blockDim = dim3(BLOCK_SIZE);
-    config.dynamicSmemBytes = 0;
     config.stream = stream;
     config.attrs = &early;
     config.numAttrs = major >= 9;
