@@ -4,15 +4,16 @@
 # instructions and DRAM traffic for every version, the stall reasons of the merge path, and the
 # runner's rows as containers per second, and where short containers (mean 4) lose the bandwidth
 # that mean 16 reaches, and at 2^20 containers what a run is made of (the read probe over the same
-# bytes, each kernel's time alone). Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short,small}.txt.
+# bytes, each kernel's time alone), and what v16's tails and v17's blocks of 4 warps change in the
+# tiled kernel. Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short,small,ncu-tails}.txt.
 # usage: [PARTS="short ..."] 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
-# PARTS picks the files to write (sass ncu rates short small; default all).
+# PARTS picks the files to write (sass ncu rates short small tails; default all).
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/06-atomics-counting"
 source "$(dirname "$0")/../../tools/ncu.sh"
-parts=" ${PARTS:-sass ncu rates short small} "
+parts=" ${PARTS:-sass ncu rates short small tails} "
 part() { [[ "$parts" == *" $1 "* ]]; }
 
 part sass && {
@@ -108,3 +109,18 @@ part small && {
   CL_NCU_LAUNCHES=2 cl_ncu 'count' gpu__time_duration.sum,dram__bytes_read.sum \
     "$bin/v14_lane_tiles" --n 2^20 --lengths fixed --mean 4
 } > "$results/06-atomics-counting-small.txt" && cat "$results/06-atomics-counting-small.txt"
+
+# The tiled kernel at mean 4, 2^24 containers: v15 and v16 on uniform lengths (the instructions a
+# second, nearly empty chunk cost), v16 and v17 on the power law (a warp that has walked its run
+# waits at the block's closing barrier until the slowest one has walked its own: still active, no
+# longer issuing).
+part tails && {
+  cl_ncu_header "n = 2^24 containers, mean 4, the tiled kernel (count_short_tiles)"
+  tiles_metrics=gpu__time_duration.sum,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active
+  for lengths in uniform powerlaw; do
+    for v in v15_dependent_launch v16_short_tails v17_small_blocks; do
+      echo "## $v, --lengths $lengths"
+      cl_ncu 'count_short_tiles' "$tiles_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
+    done
+  done
+} > "$results/06-atomics-counting-ncu-tails.txt" && cat "$results/06-atomics-counting-ncu-tails.txt"

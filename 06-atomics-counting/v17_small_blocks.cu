@@ -1,0 +1,597 @@
+/**
+ * @file v17_small_blocks.cu
+ * @brief v17: v16 with blocks of 4 warps instead of 8 for the two short kernels, so that a warp
+ * with a long run holds up fewer warps that have finished theirs.
+ *
+ * An SM gives a block's registers and shared memory back only when the last of its warps is done.
+ * Each warp of the short kernels walks its own containers, and on uneven lengths the walks differ:
+ * a run of 96 power-law containers of mean 4 takes one chunk most of the time and two, three or
+ * more now and then, a run that holds a long container walks row by row, and at longer means one
+ * warp's 32 containers may hold several times the floats of its neighbour's. A warp that has
+ * walked its run waits at the block's closing barrier (the block's count) until the slowest one has
+ * walked its own: it still holds its slot, and issues nothing. With 4 warps to a block a slow warp
+ * keeps 3 others waiting instead of 7; twice as many blocks share the SM, with the same registers
+ * and shared memory per warp and the same warps per SM. The pieces kernel keeps blocks of 8 warps:
+ * its blocks draw tickets, one per block.
+ */
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "counting.h"
+#include "slots.cuh"
+
+/* Blocks per SM the short kernel's launch bounds ask for: as many blocks of 4 warps as an SM's
+   threads hold. 2048 threads on sm_80, sm_90 and sm_100: 16 blocks, so 32 registers; 1536 on sm_86,
+   sm_87, sm_89 and sm_120: 12; 1024 on sm_75: 8 (ptxas refuses more than the SM holds). */
+#if __CUDA_ARCH__ == 750
+#define MIN_BLOCKS 8
+#elif __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200
+#define MIN_BLOCKS 12
+#else
+#define MIN_BLOCKS 16
+#endif
+/* The tiled kernel holds a lane's tile and the walk at once: 40 registers, 12 blocks on sm_90 (at
+   16 blocks, 32 registers, it spills more: v14's tries measured that slower). */
+#define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
+#define SHORT_BLOCK_SIZE 128  /* the short kernels' blocks: 4 warps */
+#define BLOCK_SIZE       256  /* the pieces kernel's */
+#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v12 */
+#define PIECE            512  /* floats per piece: one warp, 16 loads per lane */
+#define FULL_MASK        0xffffffffu
+
+/* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
+typedef struct {
+    unsigned long long pieces; /* pieces listed so far */
+    unsigned long long over;   /* containers over the limit so far: the count, until it is out */
+    unsigned blocks_done;      /* the second kernel's blocks with pieces that have finished */
+} piece_list;
+
+/* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
+   warp, each lane's share found by a scan. All 32 lanes call it. */
+static __device__ unsigned long long reserve_pieces(piece_list *list, unsigned long long pieces)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned long long inclusive = pieces;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const unsigned long long up = __shfl_up_sync(FULL_MASK, inclusive, offset);
+        if (lane >= offset)
+            inclusive += up;
+    }
+    unsigned long long base = 0;
+    if (lane == 31 && inclusive)
+        base = atomicAdd(&list->pieces, inclusive);
+    return __shfl_sync(FULL_MASK, base, 31) + inclusive - pieces;
+}
+
+/* Lists the pieces of this lane's container of `length` floats (0: a short one, nothing to list),
+   their places reserved with one atomic per warp. All 32 lanes call it. */
+static __device__ void list_pieces(piece_list *list, size_t *piece_container, size_t *piece_first,
+                                   size_t c, size_t length)
+{
+    const size_t pieces = (length + PIECE - 1) / PIECE;
+    if (!__any_sync(FULL_MASK, pieces != 0))
+        return;
+    const unsigned long long first = reserve_pieces(list, pieces);
+    for (size_t k = 0; k < pieces; k++)
+        piece_container[first + k] = c, piece_first[first + k] = first;
+}
+
+/* Adds the block's containers over the limit, `over` per thread, to the count with one atomic.
+   All threads of the block call it. */
+static __device__ void count_block(unsigned long long *count, unsigned over)
+{
+    __shared__ unsigned warp_over[SHORT_BLOCK_SIZE / 32];
+    for (int offset = 16; offset > 0; offset /= 2)
+        over += __shfl_xor_sync(FULL_MASK, over, offset);
+    if (threadIdx.x % 32 == 0)
+        warp_over[threadIdx.x / 32] = over;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long block_count = 0;
+        for (int w = 0; w < SHORT_BLOCK_SIZE / 32; w++)
+            block_count += warp_over[w];
+        if (block_count)
+            atomicAdd(count, block_count);
+    }
+}
+
+/* The end of the short kernel: this thread's container of `length` floats listed if it is
+   long, the block's short containers over the limit counted by __syncthreads_count, one atomic
+   per block. All threads of the block call it. */
+static __device__ void finish_short(piece_list *list, size_t *piece_container, size_t *piece_first,
+                                    size_t c, size_t n, size_t length, float sum, float limit,
+                                    unsigned long long *count)
+{
+    const int is_long = length > SHORT_MAX;
+    list_pieces(list, piece_container, piece_first, c, is_long ? length : 0);
+    const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
+    if (threadIdx.x == 0 && block_count)
+        atomicAdd(count, (unsigned long long)block_count);
+}
+
+#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
+
+/* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
+   …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
+   caller's first store (a loop that stores each value as it arrives waits for DRAM once per value).
+   Floats past `hi` come along only when they share a float4 with ours; the last float4 of the array
+   may be cut short at `total`. */
+static __device__ void load_chunk(float4 part[CHUNK / 128], const float *values, size_t base,
+                                  size_t hi, size_t total)
+{
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (int i = 0; i < CHUNK / 128; i++) {
+        const size_t j = base + (size_t)(i * 32 + lane) * 4;
+        part[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (j + 4 <= total && j < hi)
+            part[i] = *(const float4 *)(values + j);
+        else if (j < hi)
+            part[i] = make_float4(values[j], j + 1 < total ? values[j + 1] : 0.0f,
+                                  j + 2 < total ? values[j + 2] : 0.0f, 0.0f);
+    }
+}
+
+/* Takes the warp's next run out of `todo` (a mask of lanes): the lanes first..last, which follow
+   one another with no lane missing (a long container ends a run). Warp-uniform. */
+static __device__ void next_run(unsigned *todo, int *first, int *last)
+{
+    *first = __ffs(*todo) - 1;
+    const unsigned gaps = ~*todo >> *first;
+    *last = gaps ? *first + __ffs(gaps) - 2 : 31;
+    *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
+}
+
+#define SLICE         (CHUNK / 32) /* floats per lane: 12, three float4s */
+#define WORDS         (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
+#define PER_LANE_MOST 3            /* containers per lane at short lengths */
+
+/* Float4 i of the chunk stays at i (no padding, no swizzle): lane l reads float4s 3l to 3l + 2
+   (see the top of the file), and the stores of 32 consecutive float4s are conflict-free too. */
+static __device__ void stage_plain(float4 *staged, const float *values, size_t base, size_t hi,
+                                   size_t total)
+{
+    const unsigned lane = threadIdx.x % 32;
+    float4 part[CHUNK / 128];
+    load_chunk(part, values, base, hi, total);
+#pragma unroll
+    for (int i = 0; i < CHUNK / 128; i++)
+        staged[i * 32 + lane] = part[i];
+}
+
+/* Marks float p of the chunk as the first of a segment. */
+static __device__ void mark(unsigned *starts, unsigned p)
+{
+    atomicOr(&starts[p / 32], 1u << (p % 32));
+}
+
+/* Bits first … first + SLICE − 1 of the bitmap: bit i set when a segment starts at float
+   first + i. */
+static __device__ unsigned slice_marks(const unsigned *starts, unsigned first)
+{
+    const unsigned word = first / 32, shift = first % 32;
+    unsigned bits = starts[word] >> shift;
+    if (shift + SLICE > 32)
+        bits |= starts[word + 1] << (32 - shift);
+    return bits & ((1u << SLICE) - 1);
+}
+
+/* Sums the lane's slice by segments: a segment that ends inside the slice has its sum stored at its
+   last float (the slice's first segment without the floats of earlier slices, which the scan
+   below adds). Returns the floats after the last mark, the segment left open. */
+static __device__ float walk_slice(float *sums, const float4 *staged, unsigned marks)
+{
+    const unsigned lane = threadIdx.x % 32;
+    float x[SLICE];
+#pragma unroll
+    for (int q = 0; q < SLICE / 4; q++) {
+        const float4 v = staged[lane * (SLICE / 4) + q];
+        x[4 * q] = v.x, x[4 * q + 1] = v.y, x[4 * q + 2] = v.z, x[4 * q + 3] = v.w;
+    }
+    float run = 0.0f;
+#pragma unroll
+    for (int i = 0; i < SLICE; i++) {
+        if (marks >> i & 1) {
+            if (i > 0)
+                sums[lane * SLICE + i - 1] = run;
+            run = 0.0f;
+        }
+        run += x[i];
+    }
+    return run;
+}
+
+/* A scan over the lanes of (open segment, holds a mark), cut at the marks: returns the sum of the
+   segment open at the end of this lane's slice, from its start. `carried` is the one the last
+   chunk left open, which lane 0's slice continues unless it holds a mark. Warp-uniform. */
+static __device__ float chain_open(float open, unsigned marks, float carried)
+{
+    const unsigned lane = threadIdx.x % 32;
+    float chain = open + (lane == 0 && !marks ? carried : 0.0f);
+    int cut = marks != 0;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const float before = __shfl_up_sync(FULL_MASK, chain, offset);
+        const int before_cut = __shfl_up_sync(FULL_MASK, cut, offset);
+        if ((int)lane >= offset && !cut)
+            chain += before, cut = before_cut;
+    }
+    return chain;
+}
+
+/* Counts this lane's containers that end in the run's tail, its floats from `from` on: at most 32,
+   float from + l held by lane l in `value` (0 past the run). A bit for each container start among
+   them, gathered from the lanes that own the containers; then chain_open's scan, cut at those bits,
+   gives each lane the sum of its float's segment so far, and a container's sum is the scan at its
+   last float. `carried` is the segment open where the tail begins. Warp-uniform. */
+static __device__ unsigned count_tail(const unsigned (*at)[32], unsigned own, float value,
+                                      unsigned from, float carried, float limit)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned starts = 0;
+#pragma unroll
+    for (int r = 0; r < PER_LANE_MOST; r++)
+        if ((own >> r & 1) && at[r][lane] - from < 32)
+            starts |= 1u << (at[r][lane] - from);
+    for (int offset = 16; offset > 0; offset /= 2)
+        starts |= __shfl_xor_sync(FULL_MASK, starts, offset);
+    const float chain = chain_open(value, starts >> lane & 1, carried);
+    unsigned over = 0;
+#pragma unroll
+    for (int r = 0; r < PER_LANE_MOST; r++) {
+        const unsigned last = at[r + 1][lane] - 1 - from; /* wraps if it ends before the tail */
+        const float sum = __shfl_sync(FULL_MASK, chain, last % 32);
+        if ((own >> r & 1) && at[r][lane] != at[r + 1][lane] && last < 32)
+            over += sum > limit;
+    }
+    return over;
+}
+
+/* Sums the containers of one run of floats, run[0 .. length) (run is 16-byte aligned, and the
+   array goes on for `left` floats from it). The warp's lanes own its containers between them: this
+   lane owns container r when bit r of `own` is set, and it holds floats run[at[r][lane] ..
+   at[r + 1][lane]) (the lane's own column of shared memory, where they cost no registers across
+   the walk). Positions are relative to the run, so 32 bits hold them (a run is at most
+   32 · PER_LANE_MOST short containers). Returns how many of this lane's containers sum to more
+   than `limit`; empty ones are the caller's. Warp-uniform. */
+static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, const float *run,
+                                     unsigned length, size_t left, float limit, float4 *staged,
+                                     unsigned *starts)
+{
+    unsigned over = 0;
+    float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
+    const unsigned lane = threadIdx.x % 32;
+    float carried = 0.0f; /* the segment left open at the end of the last chunk */
+    for (unsigned base = 0; base < length; base += CHUNK) {
+        /* a run that ends at most 32 floats past this chunk: its tail comes with it */
+        const int tail_next = length - base > CHUNK && length - base - CHUNK <= 32;
+        float tail = 0.0f;
+        if (lane < WORDS)
+            starts[lane] = 0;
+        __syncwarp();
+#pragma unroll
+        for (int r = 0; r < PER_LANE_MOST; r++)
+            if ((own >> r & 1) && at[r][lane] - base < CHUNK)
+                mark(starts, at[r][lane] - base);
+        if (lane == 0 && length - base < CHUNK) /* floats past the run are no container's */
+            mark(starts, length - base);
+        if (tail_next && base + CHUNK + lane < length)
+            tail = run[base + CHUNK + lane];
+        stage_plain(staged, run, base, length, left);
+        __syncwarp();
+        const unsigned marks = slice_marks(starts, lane * SLICE);
+        const float open = walk_slice(sums, staged, marks);
+        __syncwarp(); /* every slice is read before lanes store into their neighbours' */
+        const float chain = chain_open(open, marks, carried);
+        float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
+        if (lane == 0)
+            from_before = carried;
+        if (marks) { /* the segment that ends before this slice's first mark is complete */
+            const unsigned p = lane * SLICE + __ffs(marks) - 1;
+            if (p > 0)
+                sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
+        }
+        if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
+            sums[CHUNK - 1] = chain;
+        carried = __shfl_sync(FULL_MASK, chain, 31);
+        __syncwarp();
+#pragma unroll
+        for (int r = 0; r < PER_LANE_MOST; r++) {
+            const unsigned last =
+                at[r + 1][lane] - 1 - base; /* wraps if it ends before the chunk */
+            if ((own >> r & 1) && at[r][lane] != at[r + 1][lane] && last < CHUNK)
+                over += sums[last] > limit;
+        }
+        __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
+        if (tail_next)
+            return over + count_tail(at, own, tail, base + CHUNK, carried, limit);
+    }
+    return over;
+}
+
+__global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS)
+    count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
+                piece_list *list, size_t *piece_container, size_t *piece_first)
+{
+    __shared__ float4 staged_block[SHORT_BLOCK_SIZE / 32][CHUNK / 4];
+    __shared__ unsigned starts_block[SHORT_BLOCK_SIZE / 32][WORDS];
+    float4 *staged = staged_block[threadIdx.x / 32];
+    float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
+    unsigned *starts = starts_block[threadIdx.x / 32];
+    const unsigned lane = threadIdx.x % 32;
+    const size_t c = (size_t)blockIdx.x * SHORT_BLOCK_SIZE + threadIdx.x;
+    size_t begin = 0, end = 0;
+    if (c < n)
+        begin = offsets[c], end = offsets[c + 1];
+    const int is_long = end - begin > SHORT_MAX;
+    float sum = 0.0f;
+    /* the warp's short containers, as runs of consecutive lanes between long ones (warp-uniform) */
+    unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
+    while (todo) {
+        int first, last;
+        next_run(&todo, &first, &last);
+        const size_t lo = __shfl_sync(FULL_MASK, begin, first);
+        const size_t hi = __shfl_sync(FULL_MASK, end, last);
+        const int in_run = (int)lane >= first && (int)lane <= last;
+        float carried = 0.0f; /* the segment left open at the end of the last chunk */
+        for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
+            if (lane < WORDS)
+                starts[lane] = 0;
+            __syncwarp();
+            if (in_run && begin >= base && begin < base + CHUNK)
+                mark(starts, (unsigned)(begin - base));
+            if (lane == 0 && hi < base + CHUNK) /* floats past the run are no container's */
+                mark(starts, (unsigned)(hi - base));
+            stage_plain(staged, values, base, hi, total);
+            __syncwarp();
+            const unsigned marks = slice_marks(starts, lane * SLICE);
+            const float open = walk_slice(sums, staged, marks);
+            __syncwarp(); /* every slice is read before lanes store into their neighbours' */
+            const float chain = chain_open(open, marks, carried);
+            float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
+            if (lane == 0)
+                from_before = carried;
+            if (marks) { /* the segment that ends before this slice's first mark is complete */
+                const unsigned p = lane * SLICE + __ffs(marks) - 1;
+                if (p > 0)
+                    sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
+            }
+            if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
+                sums[CHUNK - 1] = chain;
+            carried = __shfl_sync(FULL_MASK, chain, 31);
+            __syncwarp();
+            if (in_run && begin < end && end - 1 >= base && end - 1 < base + CHUNK)
+                sum = sums[end - 1 - base];
+            __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
+        }
+    }
+    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
+}
+
+__global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS_TILES)
+    count_short_tiles(const float *values, const size_t *offsets, size_t n, size_t total,
+                      float limit, unsigned per_lane, piece_list *list, size_t *piece_container,
+                      size_t *piece_first)
+{
+    __shared__ float4 staged_block[SHORT_BLOCK_SIZE / 32][CHUNK / 4];
+    __shared__ unsigned starts_block[SHORT_BLOCK_SIZE / 32][WORDS];
+    __shared__ unsigned at_block[SHORT_BLOCK_SIZE / 32][PER_LANE_MOST + 1][32];
+    float4 *staged = staged_block[threadIdx.x / 32];
+    unsigned *starts = starts_block[threadIdx.x / 32];
+    unsigned(*at)[32] = at_block[threadIdx.x / 32];
+    const unsigned lane = threadIdx.x % 32;
+    const size_t tile = (size_t)per_lane * 32; /* the warp's containers */
+    const size_t tile_first = ((size_t)blockIdx.x * SHORT_BLOCK_SIZE + threadIdx.x) / 32 * tile;
+    const size_t mine = tile_first + (size_t)lane * per_lane; /* this lane's first container */
+    const size_t lo = offsets[tile_first < n ? tile_first : n];
+    const size_t hi = offsets[tile_first + tile < n ? tile_first + tile : n];
+    const size_t from = lo & ~(size_t)3;
+    unsigned own = 0, over = 0;
+    int has_long = 0;
+    size_t previous = 0;
+#pragma unroll
+    for (int r = 0; r <= PER_LANE_MOST; r++) {
+        const int in_tile = r <= (int)per_lane && mine + r <= n;
+        const size_t bound = in_tile ? offsets[mine + r] : previous;
+        at[r][lane] = (unsigned)(bound - from); /* used only when the whole tile is short */
+        if (r > 0 && in_tile) {
+            own |= 1u << (r - 1);
+            has_long |= bound - previous > SHORT_MAX;
+            over += bound == previous && 0.0f > limit; /* an empty container sums to 0 */
+        }
+        previous = bound;
+    }
+    if (!__any_sync(FULL_MASK, has_long)) { /* every container of the tile is short: one run */
+        over += count_run(at, own, values + from, (unsigned)(hi - from), total - from, limit,
+                          staged, starts);
+    } else {
+        /* a long container: v13's runs, one row of 32 consecutive containers at a time, a lane
+           each, cut at the long ones, which are listed as pieces */
+        over = 0;
+        for (unsigned row = 0; row < per_lane; row++) {
+            const size_t c = tile_first + (size_t)row * 32 + lane;
+            size_t begin = 0, end = 0;
+            if (c < n)
+                begin = offsets[c], end = offsets[c + 1];
+            const int is_long = end - begin > SHORT_MAX;
+            over += c < n && begin == end && 0.0f > limit;
+            unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
+            while (todo) {
+                int first, last;
+                next_run(&todo, &first, &last);
+                const size_t run_from = __shfl_sync(FULL_MASK, begin, first) & ~(size_t)3;
+                const size_t run_end = __shfl_sync(FULL_MASK, end, last);
+                const unsigned in_run = (int)lane >= first && (int)lane <= last;
+                at[0][lane] = (unsigned)(begin - run_from),
+                at[1][lane] = (unsigned)(end - run_from);
+                over += count_run(at, in_run, values + run_from, (unsigned)(run_end - run_from),
+                                  total - run_from, limit, staged, starts);
+            }
+            list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
+        }
+    }
+    count_block(&list->over, over);
+}
+
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
+                 piece_list *list, const size_t *piece_container, const size_t *piece_first,
+                 float *slot_sums, unsigned *slot_tickets)
+{
+    __shared__ unsigned long long block_count;
+    __shared__ bool is_last_block;
+    if (threadIdx.x == 0)
+        block_count = 0;
+#if __CUDA_ARCH__ >= 900
+    /* launched early: wait until the short kernel has finished and its writes are visible */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+    __syncthreads();
+    const unsigned lane = threadIdx.x % 32;
+    const size_t pieces = list->pieces;
+    const size_t warps = (size_t)gridDim.x * (BLOCK_SIZE / 32);
+    int over = 0;
+    for (size_t t = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32; t < pieces; t += warps) {
+        const size_t c = piece_container[t], first = piece_first[t];
+        const size_t begin = offsets[c], end = offsets[c + 1];
+        const size_t from = begin + (t - first) * PIECE;
+        const size_t to = from + PIECE < end ? from + PIECE : end;
+        float part[PIECE / 32];
+#pragma unroll
+        for (int i = 0; i < PIECE / 32; i++) { /* 16 loads in flight per lane */
+            const size_t j = from + i * 32 + lane;
+            part[i] = j < to ? values[j] : 0.0f;
+        }
+        float sum = 0.0f;
+#pragma unroll
+        for (int i = 0; i < PIECE / 32; i++)
+            sum += part[i];
+        for (int offset = 16; offset > 0; offset /= 2)
+            sum += __shfl_xor_sync(FULL_MASK, sum, offset);
+        const unsigned container_pieces = (unsigned)((end - begin + PIECE - 1) / PIECE);
+        if (lane == 0)
+            over += container_pieces == 1 ? sum > limit
+                                          : finish_in_slot(slot_sums, slot_tickets, first,
+                                                           container_pieces, sum, limit);
+    }
+    /* The active blocks: those whose first warp had a piece, and block 0 always, so that with no
+       piece at all one block still writes the count. The others had nothing to add and draw no
+       ticket. One that reads the list after the last active block emptied it finds no piece, and
+       it had none: every active block reads the list before its own ticket. */
+    const size_t blocks_with_pieces = (pieces + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
+    const size_t active = blocks_with_pieces == 0          ? 1
+                          : blocks_with_pieces < gridDim.x ? blocks_with_pieces
+                                                           : gridDim.x;
+    if (blockIdx.x >= active)
+        return;
+    for (int offset = 16; offset > 0; offset /= 2)
+        over += __shfl_xor_sync(FULL_MASK, over, offset);
+    if (lane == 0 && over)
+        atomicAdd(&block_count, (unsigned long long)over);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (block_count)
+            atomicAdd(&list->over, block_count);
+        __threadfence();
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == active - 1;
+    }
+    __syncthreads();
+    if (is_last_block && threadIdx.x == 0) { /* every active block has read the list: empty it */
+        __threadfence();
+        *count = atomicExch(&list->over, 0ull);
+        list->pieces = 0, list->blocks_done = 0;
+    }
+}
+
+/* The most pieces a problem can list: every container longer than SHORT_MAX, cut every PIECE. */
+static size_t max_pieces(size_t total)
+{
+    return total / (SHORT_MAX + 1) + total / PIECE + 1;
+}
+
+/* Where the list lives in the workspace: its counters, then per piece its container and its
+   container's first piece, then (indexed by that first piece) the slot of a container cut into
+   several. */
+typedef struct {
+    piece_list *list;
+    size_t *piece_container, *piece_first;
+    float *slot_sums;
+    unsigned *slot_tickets;
+} piece_workspace;
+
+static size_t piece_workspace_bytes(size_t total)
+{
+    return 256 + max_pieces(total) * (2 * sizeof(size_t) + sizeof(float) + sizeof(unsigned));
+}
+
+static piece_workspace piece_workspace_at(void *workspace, size_t total)
+{
+    const size_t most = max_pieces(total);
+    piece_workspace w;
+    w.list = (piece_list *)workspace;
+    w.piece_container = (size_t *)((char *)workspace + 256);
+    w.piece_first = w.piece_container + most;
+    w.slot_sums = (float *)(w.piece_first + most);
+    w.slot_tickets = (unsigned *)(w.slot_sums + most);
+    return w;
+}
+
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. On
+   sm_90 and later it may start before the first ends (its blocks wait in griddepcontrol.wait);
+   older GPUs have no such wait, and get a plain launch. */
+static void launch_pieces(const float *values, const size_t *offsets, float limit,
+                          unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
+{
+    static int major = -1; /* read once, not on every (timed) call */
+    if (major < 0) {
+        int device;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    }
+    cudaLaunchAttribute early;
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0));
+    config.blockDim = dim3(BLOCK_SIZE);
+    config.stream = stream;
+    config.attrs = &early;
+    config.numAttrs = major >= 9;
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, count_pieces, values, offsets, limit, count, w->list,
+                                     (const size_t *)w->piece_container,
+                                     (const size_t *)w->piece_first, w->slot_sums,
+                                     w->slot_tickets));
+}
+
+/* Containers per lane: as many as fill a warp's staged chunk at the mean length, from 1 to
+   PER_LANE_MOST. */
+static unsigned containers_per_lane(size_t n, size_t total)
+{
+    const size_t mean = n ? total / n : 0;
+    const size_t fill = CHUNK / (32 * (mean ? mean : 1));
+    return fill < 1 ? 1 : fill > PER_LANE_MOST ? PER_LANE_MOST : (unsigned)fill;
+}
+
+size_t count_workspace_bytes(size_t n, size_t total)
+{
+    (void)n;
+    return piece_workspace_bytes(total);
+}
+
+void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
+                      float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
+{
+    const piece_workspace w = piece_workspace_at(workspace, total);
+    const unsigned per_lane = containers_per_lane(n, total);
+    if (per_lane == 1) {
+        const size_t grid = (n + SHORT_BLOCK_SIZE - 1) / SHORT_BLOCK_SIZE;
+        count_short<<<(unsigned)grid, SHORT_BLOCK_SIZE, 0, stream>>>(
+            values, offsets, n, total, limit, w.list, w.piece_container, w.piece_first);
+        CL_LAUNCH_CHECK("count_short");
+    } else {
+        const size_t tiles = (n + 32 * (size_t)per_lane - 1) / (32 * (size_t)per_lane);
+        const size_t grid = (tiles + SHORT_BLOCK_SIZE / 32 - 1) / (SHORT_BLOCK_SIZE / 32);
+        count_short_tiles<<<(unsigned)grid, SHORT_BLOCK_SIZE, 0, stream>>>(
+            values, offsets, n, total, limit, per_lane, w.list, w.piece_container, w.piece_first);
+        CL_LAUNCH_CHECK("count_short_tiles");
+    }
+    launch_pieces(values, offsets, limit, count, &w, stream);
+}
