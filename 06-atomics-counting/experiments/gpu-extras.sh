@@ -7,13 +7,13 @@
 # bytes, each kernel's time alone), and what v16's tails and v17's blocks of 4 warps change in the
 # tiled kernel. Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short,small,ncu-tails}.txt.
 # usage: [PARTS="short ..."] 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
-# PARTS picks the files to write (sass ncu rates short small tails; default all).
+# PARTS picks the files to write (sass ncu rates short small tails streams; default all).
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/06-atomics-counting"
 source "$(dirname "$0")/../../tools/ncu.sh"
-parts=" ${PARTS:-sass ncu rates short small tails} "
+parts=" ${PARTS:-sass ncu rates short small tails streams} "
 part() { [[ "$parts" == *" $1 "* ]]; }
 
 part sass && {
@@ -124,3 +124,14 @@ part tails && {
     done
   done
 } > "$results/06-atomics-counting-ncu-tails.txt" && cat "$results/06-atomics-counting-ncu-tails.txt"
+
+part streams && {
+  cl_ncu_header "n = 2^24 containers, mean 4, both kernels (the tiled one, then the pieces)"
+  streams_metrics=gpu__time_duration.sum,smsp__inst_executed.sum,dram__bytes_read.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
+  for lengths in powerlaw uniform; do
+    for v in v17_small_blocks v18_streamed_tiles v19_warp_sums; do
+      echo "## $v, --lengths $lengths"
+      CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$streams_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
+    done
+  done
+} > "$results/06-atomics-counting-ncu-streams.txt" && cat "$results/06-atomics-counting-ncu-streams.txt"
