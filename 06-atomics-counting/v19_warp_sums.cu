@@ -35,7 +35,7 @@
 #define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
 #define SHORT_BLOCK_SIZE 128  /* the short kernels' blocks: 4 warps */
 #define BLOCK_SIZE       256  /* the pieces kernel's */
-#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v12 */
+#define SHORT_MAX        1024 /* longer ones leave the walks (pieces, or a warp sum) */
 #define PIECE            512  /* floats per piece: one warp, 16 loads per lane */
 #define WARP_SUM_MOST    4096 /* long containers up to this: summed by the warp that meets them */
 #define SUM_LOADS        4    /* float4 loads in flight per lane in such a sum */
