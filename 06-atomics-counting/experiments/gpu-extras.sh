@@ -7,13 +7,13 @@
 # bytes, each kernel's time alone), and what v16's tails and v17's blocks of 4 warps change in the
 # tiled kernel. Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short,small,ncu-tails}.txt.
 # usage: [PARTS="short ..."] 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
-# PARTS picks the files to write (sass ncu rates short small tails streams; default all).
+# PARTS picks the files to write (sass ncu rates short small tails streams async; default all).
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/06-atomics-counting"
 source "$(dirname "$0")/../../tools/ncu.sh"
-parts=" ${PARTS:-sass ncu rates short small tails streams} "
+parts=" ${PARTS:-sass ncu rates short small tails streams async} "
 part() { [[ "$parts" == *" $1 "* ]]; }
 
 part sass && {
@@ -135,3 +135,15 @@ part streams && {
     done
   done
 } > "$results/06-atomics-counting-ncu-streams.txt" && cat "$results/06-atomics-counting-ncu-streams.txt"
+
+part async && {
+  cl_ncu_header "n = 2^24 containers, mean 4, the stream kernel"
+  async_metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread,launch__occupancy_limit_shared_mem,smsp__warps_active.avg.per_cycle_active
+  async_metrics="$async_metrics,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+  for lengths in powerlaw fixed; do
+    for v in v19_warp_sums v20_async_chunks; do
+      echo "## $v, --lengths $lengths"
+      cl_ncu 'count_short_tiles' "$async_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
+    done
+  done
+} > "$results/06-atomics-counting-ncu-async.txt" && cat "$results/06-atomics-counting-ncu-async.txt"
