@@ -2,13 +2,13 @@
 # Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
 # (ncu's stall reasons for v4 against v5), what v6, v7 and v8 each change (bank conflicts, stalls,
 # instructions), the algorithm cuDNN picks for each runner case, the time v10 spends copying
-# against multiplying, v11-v14 against cuBLAS's kernel, v14 against v15 on a narrow layer,
-# memcheck on the course notes' unguarded kernel, the throughput against the mask width, and the
-# register-bank conflicts of the FFMAs (v8 against v9). Writes
+# against multiplying, v11-v14 against cuBLAS's kernel, v14 against v15 on a narrow layer and
+# against v16 on a wide one, memcheck on the course notes' unguarded kernel, the throughput against
+# the mask width, and the register-bank conflicts of the FFMAs (v8 against v9). Writes
 # docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,cudnn-layer,ncu-im2col,seed-unguarded,
-# ncu-implicit,ncu-narrow,spread,vs-mask,ffma-banks}.txt.
+# ncu-implicit,ncu-narrow,ncu-wide,spread,vs-mask,ffma-banks}.txt.
 # usage: [PARTS="implicit banks ..."] 05-convolution/experiments/gpu-extras.sh BUILD_DIR
-# PARTS picks the files to write (k127 direct cudnn cudnn-layer im2col seed implicit narrow spread vs-mask banks;
+# PARTS picks the files to write (k127 direct cudnn cudnn-layer im2col seed implicit narrow wide spread vs-mask banks;
 # default all), so that a run that changed one version need not re-measure the rest.
 set -uo pipefail
 build="$1"
@@ -16,7 +16,7 @@ results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/05-convolution"
 source "$(dirname "$0")/../../tools/ncu.sh"
 source "$(dirname "$0")/../../tools/sass.sh"
-parts=" ${PARTS:-k127 direct cudnn cudnn-layer im2col seed implicit narrow spread vs-mask banks} "
+parts=" ${PARTS:-k127 direct cudnn cudnn-layer im2col seed implicit narrow wide spread vs-mask banks} "
 part() { [[ "$parts" == *" $1 "* ]]; }
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
 for stall in imc_miss short_scoreboard long_scoreboard barrier mio_throttle; do
@@ -116,6 +116,16 @@ part narrow && {
       --channels 32 --batch 16
   done
 } > "$results/05-convolution-ncu-narrow.txt" && cat "$results/05-convolution-ncu-narrow.txt"
+
+# a wide layer: v14's 64-row tiles against v16's 128 rows and 16-deep slices (the copies and
+# barriers per FMA)
+part wide && {
+  cl_ncu_header "--n 16384 --mask 7 --channels 128 --batch 16"
+  for v in v14_transposed_weights v16_wide_tiles; do
+    echo "## $v"
+    cl_ncu conv_implicit "$metrics" "$bin/$v" --n 16384 --mask 7 --channels 128 --batch 16
+  done
+} > "$results/05-convolution-ncu-wide.txt" && cat "$results/05-convolution-ncu-wide.txt"
 
 # run-to-run spread of the memory-bound goal cases: 8 separate processes each (% of the roofline)
 part spread && {
