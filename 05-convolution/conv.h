@@ -37,6 +37,13 @@ size_t conv_workspace_bytes(const conv_shape *s);
 void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void *workspace,
             cudaStream_t stream);
 
+/**
+ * Optional: a version that multiplies on the tensor cores in split TF32 (v17) defines it to
+ * return 1, and the check allows for that arithmetic (conv_tolerance()). Versions on the FP32
+ * pipe leave it out.
+ */
+int conv_uses_split_tf32(void);
+
 /* ---- The CPU side, in reference.c ----------------------------------------------------------- */
 
 /** How the inputs are drawn (--dist). */
@@ -57,9 +64,14 @@ double reference_output(const float *x, const float *w, const conv_shape *s, int
 
 /**
  * The tolerance on |y - ref| / sum|w * x|: Higham's gamma_h for float with h = C * K, the length
- * of the dot product each output is, in any order of fused multiply-adds; 0 when @p exact.
+ * of the dot product each output is, in any order of fused multiply-adds; 0 when @p exact. With
+ * @p split_tf32 (products as three TF32 products on the tensor cores): gamma_4h, since the tensor
+ * core aligns the terms it adds to the largest one and truncates them (up to 2 units of roundoff
+ * each, doubled for margin), plus 5 * 2^-22 for the split's dropped and truncated low parts, plus
+ * one rounding where the large and small sums are joined. Exact integer inputs stay exact: they
+ * need no more than TF32's bits.
  */
-double conv_tolerance(const conv_shape *s, int exact);
+double conv_tolerance(const conv_shape *s, int exact, int split_tf32);
 
 #ifdef __cplusplus
 }
