@@ -32,15 +32,8 @@ void gemm_bf16(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, 
 /* The element type of A and B (--type); C is FP32 either way. */
 typedef enum { INPUT_FP32, INPUT_BF16 } input_type;
 
-static const cl_device_info *device_in_use; /* for gemm_require_device() */
-
 void gemm_require_device(int major, int minor, int exact, int built, const char *feature)
 {
-    static int passed;
-    if (passed)
-        return;
-    const int cc = device_in_use->cc_major * 10 + device_in_use->cc_minor;
-    const int needed = major * 10 + minor;
     if (!built) {
         fprintf(stderr,
                 "%s needs code for compute capability %d.%d, which this build left out "
@@ -48,14 +41,7 @@ void gemm_require_device(int major, int minor, int exact, int built, const char 
                 feature, major, minor);
         exit(77);
     }
-    if (exact ? cc != needed : cc < needed) {
-        fprintf(stderr,
-                "%s needs a GPU of compute capability %d.%d%s; this one is %d.%d: skipped\n",
-                feature, major, minor, exact ? "" : " or later", device_in_use->cc_major,
-                device_in_use->cc_minor);
-        exit(77);
-    }
-    passed = 1;
+    cl_require_compute_capability(major, minor, exact, feature);
 }
 
 static int parse_dim(const char *text, void *target, char *accepted, size_t len)
@@ -209,7 +195,6 @@ int main(int argc, char **argv)
 
     cl_bench bench;
     cl_bench_open(&bench, "02-gemm", argv[0], &opt);
-    device_in_use = &bench.dev;
     const size_t workspace_bytes = gemm_workspace_bytes(m, n, k);
     cl_require_device_memory(&bench.dev, opt.n_text, a_bytes + b_bytes + c_bytes + workspace_bytes);
 

@@ -31,8 +31,6 @@
  */
 #include <cuda_pipeline.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -258,31 +256,12 @@ int conv_uses_split_tf32(void)
     return 1;
 }
 
-/* TF32 mma needs compute capability 8.0: on an older GPU the version skips (exit 77). */
-static void require_tf32_mma(void)
-{
-    static int checked;
-    if (checked)
-        return;
-    int device, major;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    if (major < 8) {
-        fprintf(stderr,
-                "TF32 mma.sync needs a GPU of compute capability 8.0 or later; this one "
-                "is %d.x: skipped\n",
-                major);
-        exit(77);
-    }
-    checked = 1;
-}
-
 /* Sets the geometry up and launches one block per resident slot (at most one per tile). */
 void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void *workspace,
             cudaStream_t stream)
 {
     (void)workspace;
-    require_tf32_mma();
+    cl_require_compute_capability(8, 0, 0, "TF32 mma.sync"); /* else exit 77 */
     geometry g;
     const int r = (s->mask - 1) / 2;
     g.channels = s->channels;

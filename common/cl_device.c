@@ -177,6 +177,25 @@ void cl_require_device_memory(const cl_device_info *info, const char *n_text, si
         cl_bad_input("n", n_text, why);
 }
 
+void cl_require_compute_capability(int major, int minor, int exact, const char *feature)
+{
+    static int passed;
+    if (passed)
+        return;
+    int device, have_major, have_minor;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&have_major, cudaDevAttrComputeCapabilityMajor, device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&have_minor, cudaDevAttrComputeCapabilityMinor, device));
+    const int cc = have_major * 10 + have_minor, needed = major * 10 + minor;
+    if (exact ? cc != needed : cc < needed) {
+        fprintf(stderr,
+                "%s needs a GPU of compute capability %d.%d%s; this one is %d.%d: skipped\n",
+                feature, major, minor, exact ? "" : " or later", have_major, have_minor);
+        exit(77);
+    }
+    passed = 1;
+}
+
 void cl_require_host_memory(const char *n_text, size_t bytes)
 {
     const long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGE_SIZE);

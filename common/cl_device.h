@@ -43,6 +43,14 @@ int cl_fits_device_memory(size_t bytes, size_t free_bytes, const char *device_na
                           size_t why_len);
 
 /**
+ * For code that needs more than any CUDA GPU has: returns if the current device has compute
+ * capability @p major.@p minor or later (with @p exact, that one alone: code built for sm_90a runs
+ * on 9.0 only); otherwise one line naming @p feature and exit 77 (skipped). Looks once per
+ * process: later calls cost nothing.
+ */
+void cl_require_compute_capability(int major, int minor, int exact, const char *feature);
+
+/**
  * Exits 2 with "program: --n VALUE: needs X of device memory ..., Y free on DEVICE" when @p bytes
  * do not fit (cl_fits_device_memory()). @p n_text is the size as the user wrote it.
  */
