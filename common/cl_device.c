@@ -179,13 +179,16 @@ void cl_require_device_memory(const cl_device_info *info, const char *n_text, si
 
 void cl_require_compute_capability(int major, int minor, int exact, const char *feature)
 {
-    static int passed;
-    if (passed)
-        return;
-    int device, have_major, have_minor;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&have_major, cudaDevAttrComputeCapabilityMajor, device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&have_minor, cudaDevAttrComputeCapabilityMinor, device));
+    /* the device's capability, read once: a version calls this on every (timed) call */
+    static int have_major = -1, have_minor;
+    if (have_major < 0) {
+        int device;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(
+            cudaDeviceGetAttribute(&have_minor, cudaDevAttrComputeCapabilityMinor, device));
+        CL_CUDA_CHECK(
+            cudaDeviceGetAttribute(&have_major, cudaDevAttrComputeCapabilityMajor, device));
+    }
     const int cc = have_major * 10 + have_minor, needed = major * 10 + minor;
     if (exact ? cc != needed : cc < needed) {
         fprintf(stderr,
@@ -193,7 +196,6 @@ void cl_require_compute_capability(int major, int minor, int exact, const char *
                 feature, major, minor, exact ? "" : " or later", have_major, have_minor);
         exit(77);
     }
-    passed = 1;
 }
 
 void cl_require_host_memory(const char *n_text, size_t bytes)

@@ -45,8 +45,8 @@ int cl_fits_device_memory(size_t bytes, size_t free_bytes, const char *device_na
 /**
  * For code that needs more than any CUDA GPU has: returns if the current device has compute
  * capability @p major.@p minor or later (with @p exact, that one alone: code built for sm_90a runs
- * on 9.0 only); otherwise one line naming @p feature and exit 77 (skipped). Looks once per
- * process: later calls cost nothing.
+ * on 9.0 only); otherwise one line naming @p feature and exit 77 (skipped). The device's
+ * capability is read once per process, so later calls cost a comparison.
  */
 void cl_require_compute_capability(int major, int minor, int exact, const char *feature);
 
