@@ -84,10 +84,11 @@ cl_timing cl_time_launches(cl_bench *b, cl_launch_fn launch, void *context, int 
 void cl_bench_check(cl_bench *b, const cl_run *run);
 
 /**
- * Unless --repeat 0: measures the ceilings (once per process), then times the version with the
- * options' warm-up and repeats. Unless --no-check, the last timed run's output is poisoned
- * beforehand (outside the events) and checked afterwards, and the report's verdict covers both
- * checked runs (cl_check_last_run()). Returns the ceilings, or NULL when nothing was timed.
+ * Unless --repeat 0: times the version with the options' warm-up and repeats, then measures the
+ * ceilings (once per process; after the version, whose short runs would otherwise be timed in
+ * the probes' wake). Unless --no-check, the last timed run's output is poisoned beforehand
+ * (outside the events) and checked afterwards, and the report's verdict covers both checked runs
+ * (cl_check_last_run()). Returns the ceilings, or NULL when nothing was timed.
  */
 const cl_ceilings *cl_bench_time(cl_bench *b, const cl_run *run);
 

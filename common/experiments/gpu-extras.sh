@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The foundation's GPU evidence, run by tools/gpu-check.sh: a read-only kernel timed after a
 # write-only L2 flush and after the harness's clean flush, and what ncu says the kernel writes to
-# DRAM after each (it writes nothing itself). Writes docs/results/common-l2-flush.txt.
+# DRAM after each (it writes nothing itself); and the same kernel timed alone and right after the
+# ceilings' probes, with the SM clock after them. Writes docs/results/common-l2-flush.txt and
+# docs/results/common-ceiling-order.txt.
 # usage: common/experiments/gpu-extras.sh BUILD_DIR
 set -uo pipefail
 build="$1"
@@ -25,3 +27,9 @@ metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
   done
 } > "$results/common-l2-flush.txt" 2>&1
 cat "$results/common-l2-flush.txt"
+
+{
+  echo "# common/experiments/ceiling_order.cu: a read timed alone, then right after the ceilings"
+  "$build/common/ceiling_order" 25 75 256 1024
+} > "$results/common-ceiling-order.txt" 2>&1
+cat "$results/common-ceiling-order.txt"
