@@ -65,18 +65,12 @@ typedef struct {
     unsigned blocks;
 } probe_args;
 
-void cl_launch_read_probe(const void *buffer, size_t bytes, float *sink, unsigned blocks,
-                          cudaStream_t stream)
+void cl_launch_read_probe(void *probe, cudaStream_t stream)
 {
-    read_probe<<<blocks, PROBE_BLOCK, 0, stream>>>((const float4 *)buffer, bytes / sizeof(float4),
-                                                   sink);
+    const cl_read_probe *p = (const cl_read_probe *)probe;
+    read_probe<<<p->blocks, PROBE_BLOCK, 0, stream>>>((const float4 *)p->buffer,
+                                                      p->bytes / sizeof(float4), p->sink);
     CL_LAUNCH_CHECK("read_probe");
-}
-
-static void launch_read(void *context, cudaStream_t stream)
-{
-    const probe_args *p = (const probe_args *)context;
-    cl_launch_read_probe(p->in, p->count * sizeof(float4), p->sink, p->blocks, stream);
 }
 
 static void launch_copy(void *context, cudaStream_t stream)
@@ -113,7 +107,8 @@ cl_ceilings cl_measure_ceilings(cl_bench *b)
     const unsigned blocks_per_sm = (unsigned)(dev->max_threads_per_sm / PROBE_BLOCK);
     probe_args args = {(const float4 *)buffer, bytes / sizeof(float4), sink,
                        (unsigned)dev->sm_count * (blocks_per_sm ? blocks_per_sm : 1)};
-    const cl_timing read = cl_time_launches(b, launch_read, &args, 2, 10, NULL);
+    cl_read_probe read_args = {buffer, bytes, sink, args.blocks};
+    const cl_timing read = cl_time_launches(b, cl_launch_read_probe, &read_args, 2, 10, NULL);
     c.read_gbps = (double)bytes / (read.median_ms * 1e6);
 
     const cl_timing copy = cl_time_launches(b, launch_copy, &args, 2, 10, NULL);

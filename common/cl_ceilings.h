@@ -32,12 +32,19 @@ typedef struct {
  */
 cl_ceilings cl_measure_ceilings(cl_bench *b);
 
+/** The read probe's work: @p bytes (a multiple of 16) of @p buffer, read by @p blocks blocks. */
+typedef struct {
+    const void *buffer;
+    size_t bytes;
+    float *sink; /**< written only if the sum is 1234.5 (never, for zeros) */
+    unsigned blocks;
+} cl_read_probe;
+
 /**
- * Queues the read probe alone: @p bytes (a multiple of 16) of @p buffer read with 16-byte loads by
- * @p blocks blocks of 256 threads; nothing is written unless the sum is 1234.5 (never, for zeros).
+ * Queues the read probe alone (16-byte loads, blocks of 256 threads) on @p probe, a cl_read_probe:
+ * a cl_launch_fn, so that cl_time_launches() times it as it times a version.
  */
-void cl_launch_read_probe(const void *buffer, size_t bytes, float *sink, unsigned blocks,
-                          cudaStream_t stream);
+void cl_launch_read_probe(void *probe, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -21,19 +21,6 @@
 #define CLOCK_WINDOW_NS 100000ull /* the clock kernel's span of %globaltimer */
 #define CLOCK_SAMPLES   25        /* one a millisecond after the ceilings */
 
-typedef struct {
-    const void *in;
-    size_t bytes;
-    float *sink;
-    unsigned blocks;
-} read_args;
-
-static void launch_read(void *context, cudaStream_t stream)
-{
-    const read_args *a = (const read_args *)context;
-    cl_launch_read_probe(a->in, a->bytes, a->sink, a->blocks, stream);
-}
-
 /* SM cycles and nanoseconds over one window of %globaltimer: their ratio is the clock. */
 __global__ void clock_probe(unsigned long long *cycles_and_ns)
 {
@@ -85,13 +72,13 @@ int main(int argc, char **argv)
         void *in;
         CL_CUDA_CHECK(cudaMalloc(&in, bytes));
         CL_CUDA_CHECK(cudaMemset(in, 0, bytes));
-        read_args a = {in, bytes, sink, (unsigned)bench.dev.sm_count * 8u};
+        cl_read_probe a = {in, bytes, sink, (unsigned)bench.dev.sm_count * 8u};
         for (int round = 1; round <= ROUNDS; round++) {
             const double alone =
-                cl_time_launches(&bench, launch_read, &a, WARMUP, REPEATS, NULL).median_ms;
+                cl_time_launches(&bench, cl_launch_read_probe, &a, WARMUP, REPEATS, NULL).median_ms;
             (void)cl_measure_ceilings(&bench);
             const double after =
-                cl_time_launches(&bench, launch_read, &a, WARMUP, REPEATS, NULL).median_ms;
+                cl_time_launches(&bench, cl_launch_read_probe, &a, WARMUP, REPEATS, NULL).median_ms;
             printf("%8s %6d %12.1f %8.0f %22.1f %8.0f\n", sizes[s], round, alone * 1e3,
                    (double)bytes / (alone * 1e6), after * 1e3, (double)bytes / (after * 1e6));
         }

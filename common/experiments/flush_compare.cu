@@ -20,23 +20,9 @@
 
 #define REPEATS 30
 
-typedef struct {
-    const float4 *in;
-    size_t count;
-    float *sink;
-    unsigned blocks;
-} read_args;
-
-/* The ceilings' read probe: 16-byte loads, nothing written. */
-static void launch_read(void *context, cudaStream_t stream)
-{
-    const read_args *a = (const read_args *)context;
-    cl_launch_read_probe(a->in, a->count * 16, a->sink, a->blocks, stream);
-}
-
 /* A flush written out here, to compare: a memset of twice the L2 and, when @p read_l2s > 0, a
    read of read_l2s times the L2 size of a buffer that is never written after its first fill. */
-static double time_after_flush(const cl_device_info *dev, read_args *a, int read_l2s)
+static double time_after_flush(const cl_device_info *dev, cl_read_probe *a, int read_l2s)
 {
     const size_t flush_bytes = 2 * (size_t)dev->l2_bytes;
     const size_t read_bytes = (size_t)read_l2s * (size_t)dev->l2_bytes;
@@ -49,17 +35,17 @@ static double time_after_flush(const cl_device_info *dev, read_args *a, int read
         CL_CUDA_CHECK(cudaMalloc(&clean, read_bytes));
         CL_CUDA_CHECK(cudaMemset(clean, 0, read_bytes));
     }
-    read_args flush_read = {(const float4 *)clean, read_bytes / 16, a->sink, a->blocks};
+    cl_read_probe flush_read = {clean, read_bytes, a->sink, a->blocks};
     CL_CUDA_CHECK(cudaStreamCreate(&stream));
     CL_CUDA_CHECK(cudaEventCreate(&start));
     CL_CUDA_CHECK(cudaEventCreate(&stop));
-    launch_read(a, stream);
+    cl_launch_read_probe(a, stream);
     for (int i = 0; i < REPEATS; i++) {
         CL_CUDA_CHECK(cudaMemsetAsync(flush, i & 0xff, flush_bytes, stream));
         if (read_bytes)
-            launch_read(&flush_read, stream);
+            cl_launch_read_probe(&flush_read, stream);
         CL_CUDA_CHECK(cudaEventRecord(start, stream));
-        launch_read(a, stream);
+        cl_launch_read_probe(a, stream);
         CL_CUDA_CHECK(cudaEventRecord(stop, stream));
         CL_CUDA_CHECK(cudaEventSynchronize(stop));
         float ms;
@@ -113,7 +99,7 @@ int main(int argc, char **argv)
         void *in;
         CL_CUDA_CHECK(cudaMalloc(&in, bytes));
         CL_CUDA_CHECK(cudaMemset(in, 0, bytes));
-        read_args a = {(const float4 *)in, bytes / 16, sink, (unsigned)dev->sm_count * 8u};
+        cl_read_probe a = {in, bytes, sink, (unsigned)dev->sm_count * 8u};
         printf("%8s", sizes[s]);
         if (old_column) {
             const double ms = time_after_flush(dev, &a, 0);
@@ -121,9 +107,9 @@ int main(int argc, char **argv)
         }
         if (new_column) {
             const double ms =
-                read_l2s > 0
-                    ? time_after_flush(dev, &a, read_l2s)
-                    : cl_time_launches(&bench, launch_read, &a, 1, REPEATS, NULL).median_ms;
+                read_l2s > 0 ? time_after_flush(dev, &a, read_l2s)
+                             : cl_time_launches(&bench, cl_launch_read_probe, &a, 1, REPEATS, NULL)
+                                   .median_ms;
             printf(" %16.1f %8.0f", ms * 1e3, (double)bytes / (ms * 1e6));
         }
         printf("\n");
