@@ -1,0 +1,346 @@
+/**
+ * @file v21_vector_dependent.cu
+ * @brief v21: a new path from v12: v15's launch on v12's kernels (no memset, the pieces kernel
+ * launched as a programmatic dependent, a ticket drawn only by its blocks that had pieces).
+ *
+ * v13 to v20 rebuilt the short kernel for short containers and the power law, and v15 took most of
+ * what lies between the two kernels away, on v14's short kernel. At 2^20 containers of mean 16,
+ * v12's short kernel alone was still the fastest (a warp's 32 containers, 512 floats, fit its
+ * 640-float chunk in one staging; v14's chunk holds 384), and what v12 lost there was the memset
+ * and the second launch. Here v12's two kernels are unchanged but for v15's three changes: the
+ * short kernel adds its count into the workspace, the pieces kernel may start before the short one
+ * ends (its blocks wait in `griddepcontrol.wait`), and only the pieces kernel's blocks that had
+ * pieces draw a ticket, the last of them (block 0 always counts as one) writing the count. Diff it
+ * against v12 (the tries file has the measurements that led here).
+ */
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "counting.h"
+#include "slots.cuh"
+
+#define BLOCK_SIZE 256
+#define SHORT_MAX  1024 /* the warp's 128-float steps make containers up to 1024 floats cheap */
+#define PIECE      512  /* floats per piece: one warp, 16 loads per lane */
+#define FULL_MASK  0xffffffffu
+
+/* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
+typedef struct {
+    unsigned long long pieces; /* pieces listed so far */
+    unsigned long long over;   /* containers over the limit so far: the count, until it is out */
+    unsigned blocks_done;      /* the second kernel's blocks with pieces that have finished */
+} piece_list;
+
+/* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
+   warp, each lane's share found by a scan. All 32 lanes call it. */
+static __device__ unsigned long long reserve_pieces(piece_list *list, unsigned long long pieces)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned long long inclusive = pieces;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const unsigned long long up = __shfl_up_sync(FULL_MASK, inclusive, offset);
+        if (lane >= offset)
+            inclusive += up;
+    }
+    unsigned long long base = 0;
+    if (lane == 31 && inclusive)
+        base = atomicAdd(&list->pieces, inclusive);
+    return __shfl_sync(FULL_MASK, base, 31) + inclusive - pieces;
+}
+
+/* Lists the pieces of this lane's container of `length` floats (0: a short one, nothing to list),
+   their places reserved with one atomic per warp. All 32 lanes call it. */
+static __device__ void list_pieces(piece_list *list, size_t *piece_container, size_t *piece_first,
+                                   size_t c, size_t length)
+{
+    const size_t pieces = (length + PIECE - 1) / PIECE;
+    if (!__any_sync(FULL_MASK, pieces != 0))
+        return;
+    const unsigned long long first = reserve_pieces(list, pieces);
+    for (size_t k = 0; k < pieces; k++)
+        piece_container[first + k] = c, piece_first[first + k] = first;
+}
+
+/* The end of the short kernel: this thread's container of `length` floats listed if it is
+   long, the block's short containers over the limit counted by __syncthreads_count, one atomic
+   per block. All threads of the block call it. */
+static __device__ void finish_short(piece_list *list, size_t *piece_container, size_t *piece_first,
+                                    size_t c, size_t n, size_t length, float sum, float limit,
+                                    unsigned long long *count)
+{
+    const int is_long = length > SHORT_MAX;
+    list_pieces(list, piece_container, piece_first, c, is_long ? length : 0);
+    const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
+    if (threadIdx.x == 0 && block_count)
+        atomicAdd(count, (unsigned long long)block_count);
+}
+
+#define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
+
+/* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
+   …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
+   caller's first store (a loop that stores each value as it arrives waits for DRAM once per value).
+   Floats past `hi` come along only when they share a float4 with ours; the last float4 of the array
+   may be cut short at `total`. */
+static __device__ void load_chunk(float4 part[CHUNK / 128], const float *values, size_t base,
+                                  size_t hi, size_t total)
+{
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (int i = 0; i < CHUNK / 128; i++) {
+        const size_t j = base + (size_t)(i * 32 + lane) * 4;
+        part[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (j + 4 <= total && j < hi)
+            part[i] = *(const float4 *)(values + j);
+        else if (j < hi)
+            part[i] = make_float4(values[j], j + 1 < total ? values[j + 1] : 0.0f,
+                                  j + 2 < total ? values[j + 2] : 0.0f, 0.0f);
+    }
+}
+
+/* Takes the warp's next run out of `todo` (a mask of lanes): the lanes first..last, which follow
+   one another with no lane missing (a long container ends a run). Warp-uniform. */
+static __device__ void next_run(unsigned *todo, int *first, int *last)
+{
+    *first = __ffs(*todo) - 1;
+    const unsigned gaps = ~*todo >> *first;
+    *last = gaps ? *first + __ffs(gaps) - 2 : 31;
+    *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
+}
+
+#define SERIAL_MAX 64 /* longest container a lane walks alone: a step is now 4 floats */
+
+/* float4 q of a chunk lives at q ^ (q / 8 % 8): the 8 float4s of each 128-byte row are permuted
+   by the row's number, so 8 lanes reading float4s 16 floats apart (containers of 16) hit different
+   banks, and the stores below (8 consecutive float4s per row) stay conflict-free. */
+static __device__ unsigned slot(unsigned q)
+{
+    return q ^ ((q / 8) % 8);
+}
+
+/* Stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory (layout above). */
+static __device__ void stage_chunk(float4 *staged, const float *values, size_t base, size_t hi,
+                                   size_t total)
+{
+    const unsigned lane = threadIdx.x % 32;
+    float4 part[CHUNK / 128];
+    load_chunk(part, values, base, hi, total);
+#pragma unroll
+    for (int i = 0; i < CHUNK / 128; i++)
+        staged[slot(i * 32 + lane)] = part[i];
+}
+
+/* Adds, in order, the floats of v (floats p to p + 3 of the chunk) that lie in [from, to). */
+static __device__ float add_in_range(float sum, float4 v, unsigned p, unsigned from, unsigned to)
+{
+    sum += p >= from && p < to ? v.x : 0.0f;
+    sum += p + 1 >= from && p + 1 < to ? v.y : 0.0f;
+    sum += p + 2 >= from && p + 2 < to ? v.z : 0.0f;
+    sum += p + 3 >= from && p + 3 < to ? v.w : 0.0f;
+    return sum;
+}
+
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
+                piece_list *list, size_t *piece_container, size_t *piece_first)
+{
+    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
+    float4 *staged = staged_block[threadIdx.x / 32];
+    const unsigned lane = threadIdx.x % 32;
+    const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    size_t begin = 0, end = 0;
+    if (c < n)
+        begin = offsets[c], end = offsets[c + 1];
+    const int is_long = end - begin > SHORT_MAX;
+    const int is_medium = end - begin > SERIAL_MAX;
+    float sum = 0.0f;
+    /* the warp's short containers, as runs of consecutive lanes between long ones (warp-uniform) */
+    unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
+    while (todo) {
+        int first, last;
+        next_run(&todo, &first, &last);
+        const size_t lo = __shfl_sync(FULL_MASK, begin, first);
+        const size_t hi = __shfl_sync(FULL_MASK, end, last);
+        const int in_run = (int)lane >= first && (int)lane <= last;
+        for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
+            stage_chunk(staged, values, base, hi, total);
+            __syncwarp();
+            const size_t start = begin > base ? begin : base;
+            const size_t stop = end < base + CHUNK ? end : base + CHUNK;
+            const int has_floats = in_run && start < stop;
+            if (has_floats && !is_medium) { /* masked first and last float4, whole ones between */
+                const unsigned from = (unsigned)(start - base), to = (unsigned)(stop - base);
+                const unsigned first_q = from / 4, last_q = (to - 1) / 4;
+                sum = add_in_range(sum, staged[slot(first_q)], 4 * first_q, from, to);
+                for (unsigned q = first_q + 1; q < last_q; q++) {
+                    const float4 v = staged[slot(q)];
+                    sum += v.x, sum += v.y, sum += v.z, sum += v.w;
+                }
+                if (last_q > first_q)
+                    sum = add_in_range(sum, staged[slot(last_q)], 4 * last_q, from, to);
+            }
+            /* each medium container in this chunk: the 32 lanes together (warp-uniform loop) */
+            for (unsigned medium = __ballot_sync(FULL_MASK, has_floats && is_medium); medium;
+                 medium &= medium - 1) {
+                const int owner = __ffs(medium) - 1;
+                const unsigned from = __shfl_sync(FULL_MASK, (unsigned)(start - base), owner);
+                const unsigned to = __shfl_sync(FULL_MASK, (unsigned)(stop - base), owner);
+                float part = 0.0f;
+                for (unsigned q = from / 4 + lane; 4 * q < to; q += 32)
+                    part = add_in_range(part, staged[slot(q)], 4 * q, from, to);
+                for (int offset = 16; offset > 0; offset /= 2)
+                    part += __shfl_xor_sync(FULL_MASK, part, offset);
+                if ((int)lane == owner)
+                    sum += part;
+            }
+            __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
+        }
+    }
+    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
+}
+
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
+                 piece_list *list, const size_t *piece_container, const size_t *piece_first,
+                 float *slot_sums, unsigned *slot_tickets)
+{
+    __shared__ unsigned long long block_count;
+    __shared__ bool is_last_block;
+    if (threadIdx.x == 0)
+        block_count = 0;
+#if __CUDA_ARCH__ >= 900
+    /* launched early: wait until the short kernel has finished and its writes are visible */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+    __syncthreads();
+    const unsigned lane = threadIdx.x % 32;
+    const size_t pieces = list->pieces;
+    const size_t warps = (size_t)gridDim.x * (BLOCK_SIZE / 32);
+    int over = 0;
+    for (size_t t = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32; t < pieces; t += warps) {
+        const size_t c = piece_container[t], first = piece_first[t];
+        const size_t begin = offsets[c], end = offsets[c + 1];
+        const size_t from = begin + (t - first) * PIECE;
+        const size_t to = from + PIECE < end ? from + PIECE : end;
+        float part[PIECE / 32];
+#pragma unroll
+        for (int i = 0; i < PIECE / 32; i++) { /* 16 loads in flight per lane */
+            const size_t j = from + i * 32 + lane;
+            part[i] = j < to ? values[j] : 0.0f;
+        }
+        float sum = 0.0f;
+#pragma unroll
+        for (int i = 0; i < PIECE / 32; i++)
+            sum += part[i];
+        for (int offset = 16; offset > 0; offset /= 2)
+            sum += __shfl_xor_sync(FULL_MASK, sum, offset);
+        const unsigned container_pieces = (unsigned)((end - begin + PIECE - 1) / PIECE);
+        if (lane == 0)
+            over += container_pieces == 1 ? sum > limit
+                                          : finish_in_slot(slot_sums, slot_tickets, first,
+                                                           container_pieces, sum, limit);
+    }
+    /* The active blocks: those whose first warp had a piece, and block 0 always, so that with no
+       piece at all one block still writes the count. The others had nothing to add and draw no
+       ticket. One that reads the list after the last active block emptied it finds no piece, and
+       it had none: every active block reads the list before its own ticket. */
+    const size_t blocks_with_pieces = (pieces + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
+    const size_t active = blocks_with_pieces == 0          ? 1
+                          : blocks_with_pieces < gridDim.x ? blocks_with_pieces
+                                                           : gridDim.x;
+    if (blockIdx.x >= active)
+        return;
+    for (int offset = 16; offset > 0; offset /= 2)
+        over += __shfl_xor_sync(FULL_MASK, over, offset);
+    if (lane == 0 && over)
+        atomicAdd(&block_count, (unsigned long long)over);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (block_count)
+            atomicAdd(&list->over, block_count);
+        __threadfence();
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == active - 1;
+    }
+    __syncthreads();
+    if (is_last_block && threadIdx.x == 0) { /* every active block has read the list: empty it */
+        __threadfence();
+        *count = atomicExch(&list->over, 0ull);
+        list->pieces = 0, list->blocks_done = 0;
+    }
+}
+
+/* The most pieces a problem can list: every container longer than SHORT_MAX, cut every PIECE. */
+static size_t max_pieces(size_t total)
+{
+    return total / (SHORT_MAX + 1) + total / PIECE + 1;
+}
+
+/* Where the list lives in the workspace: its counters, then per piece its container and its
+   container's first piece, then (indexed by that first piece) the slot of a container cut into
+   several. */
+typedef struct {
+    piece_list *list;
+    size_t *piece_container, *piece_first;
+    float *slot_sums;
+    unsigned *slot_tickets;
+} piece_workspace;
+
+static size_t piece_workspace_bytes(size_t total)
+{
+    return 256 + max_pieces(total) * (2 * sizeof(size_t) + sizeof(float) + sizeof(unsigned));
+}
+
+static piece_workspace piece_workspace_at(void *workspace, size_t total)
+{
+    const size_t most = max_pieces(total);
+    piece_workspace w;
+    w.list = (piece_list *)workspace;
+    w.piece_container = (size_t *)((char *)workspace + 256);
+    w.piece_first = w.piece_container + most;
+    w.slot_sums = (float *)(w.piece_first + most);
+    w.slot_tickets = (unsigned *)(w.slot_sums + most);
+    return w;
+}
+
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. On
+   sm_90 and later it may start before the first ends (its blocks wait in griddepcontrol.wait);
+   older GPUs have no such wait, and get a plain launch. */
+static void launch_pieces(const float *values, const size_t *offsets, float limit,
+                          unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
+{
+    static int major = -1; /* read once, not on every (timed) call */
+    if (major < 0) {
+        int device;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    }
+    cudaLaunchAttribute early;
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0));
+    config.blockDim = dim3(BLOCK_SIZE);
+    config.stream = stream;
+    config.attrs = &early;
+    config.numAttrs = major >= 9;
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, count_pieces, values, offsets, limit, count, w->list,
+                                     (const size_t *)w->piece_container,
+                                     (const size_t *)w->piece_first, w->slot_sums,
+                                     w->slot_tickets));
+}
+
+size_t count_workspace_bytes(size_t n, size_t total)
+{
+    (void)n;
+    return piece_workspace_bytes(total);
+}
+
+void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
+                      float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
+{
+    const piece_workspace w = piece_workspace_at(workspace, total);
+    const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, total, limit, w.list,
+                                                           w.piece_container, w.piece_first);
+    CL_LAUNCH_CHECK("count_short");
+    launch_pieces(values, offsets, limit, count, &w, stream);
+}
