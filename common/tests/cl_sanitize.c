@@ -4,44 +4,17 @@
  *
  * usage: cl_sanitize SANITIZER TOOL PROGRAM [ARGS...]
  * SANITIZER is the path CMake found; where it is missing (a build configured on a machine without
- * the tool and run on one that has it), compute-sanitizer is looked up on PATH and in the CUDA
- * toolkit's usual places, so that a carried build sanitizes instead of skipping.
+ * the tool and run on one that has it), compute-sanitizer is looked for under CUDA_HOME, in
+ * /usr/local/cuda and on PATH, so that a carried build sanitizes instead of skipping.
  * Exits 77 (CTest: skipped) when there is no CUDA device or no compute-sanitizer, otherwise with
  * compute-sanitizer's exit code: 0 clean, 99 when the tool reported an error, else the program's.
  */
 #include <cuda_runtime_api.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The configured path if it is there, else the first compute-sanitizer on PATH, under CUDA_HOME,
-   or in /usr/local/cuda; NULL if none. `found` holds a path built from PATH or CUDA_HOME. */
-static const char *find_sanitizer(const char *configured, char *found, size_t size)
-{
-    if (access(configured, X_OK) == 0)
-        return configured;
-    const char *path = getenv("PATH");
-    for (const char *dir = path; dir != NULL && *dir != '\0';) {
-        const char *end = strchr(dir, ':');
-        const size_t length = end != NULL ? (size_t)(end - dir) : strlen(dir);
-        if (length > 0 &&
-            snprintf(found, size, "%.*s/compute-sanitizer", (int)length, dir) < (int)size &&
-            access(found, X_OK) == 0)
-            return found;
-        dir = end != NULL ? end + 1 : NULL;
-    }
-    const char *home = getenv("CUDA_HOME");
-    if (home != NULL && snprintf(found, size, "%s/bin/compute-sanitizer", home) < (int)size &&
-        access(found, X_OK) == 0)
-        return found;
-    static const char *const usual[] = {"/usr/local/cuda/bin/compute-sanitizer",
-                                        "/usr/local/cuda/compute-sanitizer/compute-sanitizer"};
-    for (size_t i = 0; i < sizeof usual / sizeof usual[0]; i++)
-        if (access(usual[i], X_OK) == 0)
-            return usual[i];
-    return NULL;
-}
 
 int main(int argc, char **argv)
 {
@@ -54,15 +27,20 @@ int main(int argc, char **argv)
         printf("no CUDA device found: nothing to sanitize, skipping\n");
         return 77;
     }
-    char found[4096];
-    const char *sanitizer = find_sanitizer(argv[1], found, sizeof found);
-    if (sanitizer == NULL) {
-        printf("no compute-sanitizer where CMake found one, on PATH, under CUDA_HOME or in "
-               "/usr/local/cuda: skipping\n");
-        return 77;
-    }
+    char home_path[4096] = "";
+    const char *home = getenv("CUDA_HOME");
+    if (home != NULL)
+        snprintf(home_path, sizeof home_path, "%s/bin/compute-sanitizer", home);
+    const char *const places[] = {argv[1], home_path, "/usr/local/cuda/bin/compute-sanitizer",
+                                  "/usr/local/cuda/compute-sanitizer/compute-sanitizer"};
+    const char *sanitizer = "compute-sanitizer"; /* none of those: execvp looks on PATH */
+    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
+        if (places[i][0] != '\0' && access(places[i], X_OK) == 0) {
+            sanitizer = places[i];
+            break;
+        }
     if (sanitizer != argv[1])
-        printf("cl_sanitize: %s is missing; using %s\n", argv[1], sanitizer);
+        printf("cl_sanitize: %s is missing; trying %s\n", argv[1], sanitizer);
     char *args[256];
     int n = 0;
     args[n++] = (char *)sanitizer;
@@ -78,7 +56,12 @@ int main(int argc, char **argv)
         args[n++] = argv[i];
     args[n] = NULL;
     fflush(stdout);
-    execv(sanitizer, args);
+    execvp(sanitizer, args);
+    if (errno == ENOENT) {
+        printf("no compute-sanitizer where CMake found one, under CUDA_HOME, in /usr/local/cuda "
+               "or on PATH: skipping\n");
+        return 77;
+    }
     perror("cl_sanitize: exec");
     return 1;
 }
