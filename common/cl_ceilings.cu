@@ -58,13 +58,6 @@ __global__ void fma_probe(float a, float b, float *sink)
         *sink = s;
 }
 
-typedef struct {
-    const float4 *in;
-    size_t count;
-    float *sink;
-    unsigned blocks;
-} probe_args;
-
 void cl_launch_read_probe(void *probe, cudaStream_t stream)
 {
     const cl_read_probe *p = (const cl_read_probe *)probe;
@@ -73,18 +66,19 @@ void cl_launch_read_probe(void *probe, cudaStream_t stream)
     CL_LAUNCH_CHECK("read_probe");
 }
 
-static void launch_copy(void *context, cudaStream_t stream)
+/* the same buffer, its first half copied into the second */
+static void launch_copy(void *probe, cudaStream_t stream)
 {
-    const probe_args *p = (const probe_args *)context;
-    /* the first half is copied into the second */
-    copy_probe<<<p->blocks, PROBE_BLOCK, 0, stream>>>(p->in, (float4 *)p->in + p->count / 2,
-                                                      p->count / 2);
+    const cl_read_probe *p = (const cl_read_probe *)probe;
+    const size_t half = p->bytes / sizeof(float4) / 2;
+    copy_probe<<<p->blocks, PROBE_BLOCK, 0, stream>>>((const float4 *)p->buffer,
+                                                      (float4 *)p->buffer + half, half);
     CL_LAUNCH_CHECK("copy_probe");
 }
 
-static void launch_fma(void *context, cudaStream_t stream)
+static void launch_fma(void *probe, cudaStream_t stream)
 {
-    const probe_args *p = (const probe_args *)context;
+    const cl_read_probe *p = (const cl_read_probe *)probe;
     fma_probe<<<p->blocks, PROBE_BLOCK, 0, stream>>>(0.999f, 0.001f, p->sink);
     CL_LAUNCH_CHECK("fma_probe");
 }
@@ -105,10 +99,10 @@ cl_ceilings cl_measure_ceilings(cl_bench *b)
     CL_CUDA_CHECK(cudaMemset(buffer, 0, bytes));
 
     const unsigned blocks_per_sm = (unsigned)(dev->max_threads_per_sm / PROBE_BLOCK);
-    probe_args args = {(const float4 *)buffer, bytes / sizeof(float4), sink,
-                       (unsigned)dev->sm_count * (blocks_per_sm ? blocks_per_sm : 1)};
-    cl_read_probe read_args = {buffer, bytes, sink, args.blocks};
-    const cl_timing read = cl_time_launches(b, cl_launch_read_probe, &read_args, 2, 10, NULL);
+    /* one description of the work for all three probes (the FMA probe uses its blocks and sink) */
+    cl_read_probe args = {buffer, bytes, sink,
+                          (unsigned)dev->sm_count * (blocks_per_sm ? blocks_per_sm : 1)};
+    const cl_timing read = cl_time_launches(b, cl_launch_read_probe, &args, 2, 10, NULL);
     c.read_gbps = (double)bytes / (read.median_ms * 1e6);
 
     const cl_timing copy = cl_time_launches(b, launch_copy, &args, 2, 10, NULL);

@@ -32,7 +32,8 @@ typedef struct {
  */
 cl_ceilings cl_measure_ceilings(cl_bench *b);
 
-/** The read probe's work: @p bytes (a multiple of 16) of @p buffer, read by @p blocks blocks. */
+/** The probes' work: @p bytes (a multiple of 16) of @p buffer, read by @p blocks blocks (the copy
+ * probe copies its first half into its second; the FMA probe uses the blocks and the sink). */
 typedef struct {
     const void *buffer;
     size_t bytes;
