@@ -123,11 +123,16 @@ endfunction()
 #                                      docs/results/<lesson>-sweep.csv, `sweep` every lesson's; a
 #                                      case "versions: v14_y baseline_y" names the programs of the
 #                                      cases after it (a lesson's second path)
+#   EXERCISE_VERSIONS v8_x baseline_y  the programs an exercise's solution is measured beside, and
+#   EXERCISE_CASES "--n 2^20" ...      its cases: `exercises-<lesson>` runs them and every solution
+#                                      into docs/results/<lesson>-exercises.csv
+# Every exercises/<name>.cu (a checked solution of an exercise) becomes bin/<NAME>/exercise_<name>,
+# tested like a version (gpu and sanitize), but the runner's table leaves it out.
 # Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
   cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST" "NAME"
-                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;SANITIZE_MORE;BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES"
+                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;SANITIZE_MORE;BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES;EXERCISE_VERSIONS;EXERCISE_CASES"
                         ${ARGN})
   set(lesson ${L_NAME})
   cmake_language(DEFER CALL _cl_collect_gpu_tests)
@@ -138,12 +143,17 @@ function(cuda_lessons_add_lesson)
   if(L_EXCLUDE)
     list(REMOVE_ITEM programs ${L_EXCLUDE})
   endif()
+  file(GLOB solutions CONFIGURE_DEPENDS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}"
+       "${CMAKE_CURRENT_SOURCE_DIR}/exercises/*.cu")
+  list(SORT solutions)
 
   # A deleted version must not live on in bin/ (the runner runs what it finds there).
-  file(GLOB stale LIST_DIRECTORIES false "${bin_dir}/v[0-9]*_*" "${bin_dir}/baseline_*")
+  file(GLOB stale LIST_DIRECTORIES false "${bin_dir}/v[0-9]*_*" "${bin_dir}/baseline_*"
+       "${bin_dir}/exercise_*")
   foreach(old IN LISTS stale)
     get_filename_component(old_stem "${old}" NAME)
-    if(NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${old_stem}.cu")
+    string(REGEX REPLACE "^exercise_" "exercises/" old_source "${old_stem}")
+    if(NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${old_source}.cu")
       file(REMOVE "${old}")
     endif()
   endforeach()
@@ -153,17 +163,27 @@ function(cuda_lessons_add_lesson)
   target_link_libraries(${lesson}_harness PUBLIC cl_common ${L_LIBRARIES})
 
   set(targets "")
-  foreach(source IN LISTS programs)
+  set(solution_targets "")
+  foreach(source IN LISTS programs solutions)
     get_filename_component(stem "${source}" NAME_WE)
+    if(source MATCHES "^exercises/")
+      set(stem exercise_${stem})
+    endif()
     set(target ${lesson}_${stem})
     add_executable(${target} "${source}")
     target_link_libraries(${target} PRIVATE ${lesson}_harness)
     set_target_properties(${target} PROPERTIES OUTPUT_NAME ${stem}
                           RUNTIME_OUTPUT_DIRECTORY "${bin_dir}")
-    list(APPEND targets ${target})
+    set(case_kinds TEST_CASES LARGE_TEST_CASES)
+    if(source MATCHES "^exercises/")
+      list(APPEND solution_targets ${target})
+      set(case_kinds TEST_CASES) # a solution is checked like a version, at the awkward sizes
+    else()
+      list(APPEND targets ${target})
+    endif()
 
     # gpu: every program at awkward and large sizes (skipped with 77 where there is no device)
-    foreach(cases_kind TEST_CASES LARGE_TEST_CASES)
+    foreach(cases_kind IN LISTS case_kinds)
       set(cases ${L_${cases_kind}})
       while(cases)
         list(POP_FRONT cases case_name case_args)
@@ -292,6 +312,20 @@ function(cuda_lessons_add_lesson)
     _cl_add_measure_target(sweep-${lesson} "${lesson}-sweep.csv" "Sweeping ${lesson}" "${targets}"
                            ${sweep_args} "${bin_dir}")
     set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_SWEEPS sweep-${lesson})
+  endif()
+  # the exercises' solutions, measured beside the versions they start from
+  if(solutions AND L_EXERCISE_CASES)
+    set(exercise_args "")
+    foreach(v IN LISTS L_EXERCISE_VERSIONS solution_targets)
+      string(REGEX REPLACE "^${lesson}_" "" v "${v}")
+      list(APPEND exercise_args --only "${v}")
+    endforeach()
+    foreach(c IN LISTS L_EXERCISE_CASES)
+      list(APPEND exercise_args --case "${c}")
+    endforeach()
+    _cl_add_measure_target(exercises-${lesson} "${lesson}-exercises.csv"
+                           "Measuring the solutions of ${lesson}'s exercises"
+                           "${targets};${solution_targets}" ${exercise_args} "${bin_dir}")
   endif()
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_ARGS ${runner_args} "${bin_dir}")

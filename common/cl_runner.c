@@ -9,7 +9,8 @@
  * version takes another input type): its row reads "n/a"; a case that every program refuses is a
  * failure. --only runs the named programs alone at the BIN_DIR that follows (a sweep: the best
  * versions and the library over many cases); one BIN_DIR given twice, each time with its own
- * programs and cases, is a sweep in parts (one channel and layers, say).
+ * programs and cases, is a sweep in parts (one channel and layers, say). A lesson's exercise
+ * solutions (exercise_*) sit beside its versions and run only where --only names them.
  */
 #include "cl_report.h"
 
@@ -100,12 +101,15 @@ static int list_programs(const char *dir, program *out)
         int number = 0;
         const int is_version = e->d_name[0] == 'v' && sscanf(e->d_name + 1, "%d", &number) == 1;
         const int is_baseline = strncmp(e->d_name, "baseline_", 9) == 0;
+        /* an exercise's solution (exercise_*) runs only where --only names it */
+        const int is_exercise = strncmp(e->d_name, "exercise_", 9) == 0 && n_only > 0;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if ((!is_version && !is_baseline) || !wanted(e->d_name) || stat(path, &st) != 0 ||
+        if ((!is_version && !is_baseline && !is_exercise) || !wanted(e->d_name) ||
+            stat(path, &st) != 0 ||
             !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
             continue;
         snprintf(out[count].name, sizeof out[count].name, "%s", e->d_name);
-        out[count].version = is_version ? number : 1000;
+        out[count].version = is_version ? number : is_exercise ? 999 : 1000;
         count++;
     }
     closedir(d);

@@ -1,0 +1,109 @@
+"""svgfig: the one way this repository draws the pictures of its ideas.
+
+Every lesson's `figures/make.py` imports this module, draws each figure with the few shapes below
+and writes `figures/<name>.svg`; the SVG is committed beside the script that makes it, and the cpu
+test `docs/figures-current` fails if a script no longer makes what is committed. Plain Python 3,
+no packages: a student can change a figure with a text editor and `python3 figures/make.py`.
+
+House style, so that every figure reads alike at page width (GitHub's column is about 830 px,
+the site's about 900): a figure is at most 820 units wide, text is 13-15 units in a sans-serif
+font, the palette below names what a colour means, and each figure's caption lives on the page.
+"""
+import os
+import sys
+from xml.sax.saxutils import escape
+
+# What a colour means, across all lessons.
+INK = "#222222"  # text, outlines
+GRID = "#bbbbbb"  # cell borders, light guides
+IDLE = "#f2f2f2"  # an idle lane, an unused cell
+ACTIVE = "#4c8bd6"  # a thread or lane at work
+ACTIVE_LIGHT = "#c9dcf3"  # data one thread or block owns
+HOT = "#e0793a"  # a conflict, a stall, a cost
+HOT_LIGHT = "#f8d7c1"
+GOOD = "#3f9e5a"  # the fix, a result that is done
+GOOD_LIGHT = "#cfe8d6"
+SHADES = ["#c9dcf3", "#f8d7c1", "#cfe8d6", "#e6d3f0", "#f5ecb8", "#d9d9d9", "#bfe3e6", "#f3c9d8"]
+
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+class Figure:
+    """A list of SVG elements on a canvas of width x height units."""
+
+    def __init__(self, width, height, title):
+        self.width, self.height, self.title = width, height, title
+        self.items = []
+
+    def rect(self, x, y, w, h, fill="none", stroke=INK, width=1.0, dash=None, radius=0):
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        extra += f' rx="{radius}"' if radius else ""
+        self.items.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{width:g}"{extra}/>'
+        )
+
+    def text(self, x, y, s, size=14, anchor="start", color=INK, bold=False, italic=False, mono=False):
+        style = ' font-weight="bold"' if bold else ""
+        style += ' font-style="italic"' if italic else ""
+        family = "DejaVu Sans Mono, Menlo, Consolas, monospace" if mono else FONT
+        self.items.append(
+            f'<text x="{x:g}" y="{y:g}" font-family="{family}" font-size="{size:g}" '
+            f'text-anchor="{anchor}" fill="{color}"{style}>{escape(str(s))}</text>'
+        )
+
+    def line(self, x1, y1, x2, y2, color=INK, width=1.5, arrow=False, dash=None):
+        extra = ' marker-end="url(#arrow)"' if arrow else ""
+        extra += f' stroke-dasharray="{dash}"' if dash else ""
+        self.items.append(
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{color}" '
+            f'stroke-width="{width:g}"{extra}/>'
+        )
+
+    def arrow(self, x1, y1, x2, y2, color=INK, width=1.5, dash=None):
+        self.line(x1, y1, x2, y2, color, width, arrow=True, dash=dash)
+
+    def path(self, d, color=INK, width=1.5, fill="none", arrow=False):
+        extra = ' marker-end="url(#arrow)"' if arrow else ""
+        self.items.append(
+            f'<path d="{d}" stroke="{color}" stroke-width="{width:g}" fill="{fill}"{extra}/>'
+        )
+
+    def circle(self, x, y, r, fill=ACTIVE, stroke=INK, width=1.0):
+        self.items.append(
+            f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="{width:g}"/>'
+        )
+
+    def cells(self, x, y, n, size, fills, labels=None, label_size=12, stroke=GRID):
+        """A row of n square cells from (x, y); fills and labels are lists (or one value)."""
+        for i in range(n):
+            fill = fills[i] if isinstance(fills, (list, tuple)) else fills
+            self.rect(x + i * size, y, size, size, fill=fill, stroke=stroke)
+            if labels is not None:
+                label = labels[i] if isinstance(labels, (list, tuple)) else labels
+                if label != "":
+                    self.text(x + i * size + size / 2, y + size / 2 + label_size * 0.36, label,
+                              size=label_size, anchor="middle")
+
+    def svg(self):
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:g}" '
+            f'height="{self.height:g}" viewBox="0 0 {self.width:g} {self.height:g}" '
+            f'role="img" aria-label="{escape(self.title)}">\n'
+            f"<title>{escape(self.title)}</title>\n"
+            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+            'markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
+            f'fill="{INK}"/></marker></defs>\n'
+            f'<rect width="100%" height="100%" fill="white"/>\n'
+        )
+        return head + "\n".join(self.items) + "\n</svg>\n"
+
+
+def save(fig, name):
+    """Writes figures/<name>.svg beside the calling make.py (or into $SVGFIG_OUT, for the test)."""
+    if fig.width > 820:
+        raise SystemExit(f"svgfig: {name} is {fig.width} units wide; the page column holds 820")
+    out_dir = os.environ.get("SVGFIG_OUT") or os.path.dirname(os.path.abspath(sys.argv[0]))
+    with open(os.path.join(out_dir, name + ".svg"), "w", encoding="utf-8") as f:
+        f.write(fig.svg())
