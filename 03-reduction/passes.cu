@@ -1,6 +1,6 @@
 /**
  * @file passes.cu
- * @brief The multi-pass driver of v1 to v5: reduce to block sums, then reduce those, until one
+ * @brief The multi-pass driver of v1 to v6: reduce to block sums, then reduce those, until one
  * block is left. Kept out of the version files so that they differ only in their kernel.
  */
 #include "reduction.h"

@@ -25,7 +25,7 @@ size_t reduce_workspace_bytes(size_t n);
  */
 void reduce_sum(const float *in, size_t n, float *sum, void *workspace, cudaStream_t stream);
 
-/* ---- Shared by the multi-pass versions (v1 to v5), defined in passes.cu -----------------------
+/* ---- Shared by the multi-pass versions (v1 to v6), defined in passes.cu -----------------------
  */
 
 /** One pass: @p blocks blocks each reduce their part of in[0..n) to block_sums[blockIdx.x]. */

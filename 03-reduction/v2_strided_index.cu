@@ -5,15 +5,16 @@
  *
  * Same tree as v1, new mapping: the active threads are now the lowest-numbered ones, so whole warps
  * drop out together and the `%` is gone (less divergence, fewer instructions). The cost moves to
- * shared memory: at stride s, lane t touches word 2st, so a warp's 32 accesses fall into fewer
- * banks as s grows — a 2-, 4-, ... 16-way bank conflict.
+ * shared memory: at stride s, lane t touches word 2st, so a warp's accesses fall into fewer banks
+ * as s grows — a 2-, 4-, then 8-way bank conflict (in a block of 256, from stride 4 on the lanes
+ * still at work all share a bank).
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"
 
 #define BLOCK_SIZE 256
 
-__global__ void reduce_strided_index(const float *in, size_t n, float *block_sums)
+__global__ void reduce_kernel(const float *in, size_t n, float *block_sums)
 {
     __shared__ float partial[BLOCK_SIZE];
     const unsigned t = threadIdx.x;
@@ -33,8 +34,8 @@ __global__ void reduce_strided_index(const float *in, size_t n, float *block_sum
 static void launch_pass(const float *in, size_t n, float *block_sums, size_t blocks,
                         cudaStream_t stream)
 {
-    reduce_strided_index<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
-    CL_LAUNCH_CHECK("reduce_strided_index");
+    reduce_kernel<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
+    CL_LAUNCH_CHECK("reduce_kernel");
 }
 
 size_t reduce_workspace_bytes(size_t n)

@@ -12,7 +12,7 @@
 
 #define BLOCK_SIZE 256
 
-__global__ void reduce_sequential(const float *in, size_t n, float *block_sums)
+__global__ void reduce_kernel(const float *in, size_t n, float *block_sums)
 {
     __shared__ float partial[BLOCK_SIZE];
     const unsigned t = threadIdx.x;
@@ -31,8 +31,8 @@ __global__ void reduce_sequential(const float *in, size_t n, float *block_sums)
 static void launch_pass(const float *in, size_t n, float *block_sums, size_t blocks,
                         cudaStream_t stream)
 {
-    reduce_sequential<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
-    CL_LAUNCH_CHECK("reduce_sequential");
+    reduce_kernel<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
+    CL_LAUNCH_CHECK("reduce_kernel");
 }
 
 size_t reduce_workspace_bytes(size_t n)

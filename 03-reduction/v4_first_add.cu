@@ -13,7 +13,7 @@
 #define BLOCK_SIZE         256
 #define ELEMENTS_PER_BLOCK (2 * BLOCK_SIZE)
 
-__global__ void reduce_first_add(const float *in, size_t n, float *block_sums)
+__global__ void reduce_kernel(const float *in, size_t n, float *block_sums)
 {
     __shared__ float partial[BLOCK_SIZE];
     const unsigned t = threadIdx.x;
@@ -35,8 +35,8 @@ __global__ void reduce_first_add(const float *in, size_t n, float *block_sums)
 static void launch_pass(const float *in, size_t n, float *block_sums, size_t blocks,
                         cudaStream_t stream)
 {
-    reduce_first_add<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
-    CL_LAUNCH_CHECK("reduce_first_add");
+    reduce_kernel<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
+    CL_LAUNCH_CHECK("reduce_kernel");
 }
 
 size_t reduce_workspace_bytes(size_t n)

@@ -1,17 +1,18 @@
 /**
- * @file v6_coarsened.cu
- * @brief v6: v5 with thread coarsening — a grid sized to fill the GPU once, each thread summing
+ * @file v7_coarsened.cu
+ * @brief v7: v6 with thread coarsening — a grid sized to fill the GPU once, each thread summing
  * many elements in a grid-stride loop, then one small second launch over the block sums.
  *
- * v1 to v5 start one thread per one or two inputs and pay for a whole tree per 256 or 512 inputs.
- * Here each thread first adds ~n / (blocks × 512) elements in registers (no shared memory, no
- * barrier), and the tree runs once per block, with shuffles for the warp and shared memory only
- * for the 16 warp sums. The grid is what the GPU holds at once (multiprocessors × resident blocks,
- * at least 256 blocks so no thread chains more than n/65536 additions); of 128, 256 and 512
- * threads, 512 measured best for v8 on the H100 at 2^20 and 2^28, so v6 to v8 share it. On the
- * H100 v6 is slower than v5 from 2^24 up: one 4-byte load in flight per thread is too little to
- * cover DRAM latency with a grid this small (see v7). The course notes' coarsened kernel uses
- * `unsigned int` indices, so `i += gridSize` wraps for n near 2^32; here indices are size_t.
+ * v1 to v6 start one thread per two inputs and pay for a whole block sum per 512 inputs, and a
+ * launch per pass. Here each thread first adds ~n / (blocks × 512) elements in registers (no
+ * shared memory, no barrier), and v6's block sum runs once per block. The grid is what the GPU
+ * holds at once (multiprocessors × resident blocks, at least 256 blocks so that no thread chains
+ * more than n/65536 additions), and blocks grow to 512 threads: with one block sum per block, a
+ * bigger block means fewer block sums for the second launch (512 measured best for v9 on the H100
+ * at 2^20 and 2^28, so v7 to v9 share it). On the H100 v7 is no faster than v6 from 2^24 up: one
+ * 4-byte load in flight per thread is too little to cover DRAM latency with a grid this small
+ * (see v8). The course notes' coarsened kernel uses `unsigned int` indices, so `i += gridSize`
+ * wraps for n near 2^32; here indices are size_t.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -40,7 +41,7 @@ static __device__ float block_sum(float x)
     return threadIdx.x < 32 ? warp_sum(x) : x;
 }
 
-__global__ void reduce_coarsened(const float *in, size_t n, float *block_sums)
+__global__ void reduce_kernel(const float *in, size_t n, float *block_sums)
 {
     const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
     float x = 0.0f;
@@ -55,7 +56,7 @@ static size_t grid_for(size_t n)
 {
     const size_t wanted = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
     /* blocks the whole GPU holds at once, and at least MIN_BLOCKS */
-    size_t limit = cl_resident_blocks((const void *)reduce_coarsened, BLOCK_SIZE, 0);
+    size_t limit = cl_resident_blocks((const void *)reduce_kernel, BLOCK_SIZE, 0);
     limit = limit > MIN_BLOCKS ? limit : MIN_BLOCKS;
     return wanted < limit ? wanted : limit;
 }
@@ -69,8 +70,8 @@ void reduce_sum(const float *in, size_t n, float *sum, void *workspace, cudaStre
 {
     float *block_sums = (float *)workspace;
     const size_t blocks = grid_for(n);
-    reduce_coarsened<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
-    CL_LAUNCH_CHECK("reduce_coarsened");
-    reduce_coarsened<<<1, BLOCK_SIZE, 0, stream>>>(block_sums, blocks, sum);
-    CL_LAUNCH_CHECK("reduce_coarsened (block sums)");
+    reduce_kernel<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, block_sums);
+    CL_LAUNCH_CHECK("reduce_kernel");
+    reduce_kernel<<<1, BLOCK_SIZE, 0, stream>>>(block_sums, blocks, sum);
+    CL_LAUNCH_CHECK("reduce_kernel (block sums)");
 }
