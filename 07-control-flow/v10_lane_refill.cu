@@ -87,8 +87,7 @@ static __device__ void refill(lane_state *s, const mandel_params *p, unsigned lo
 }
 
 __global__ void __launch_bounds__(BLOCK)
-    mandel_lane_refill(mandel_params p, unsigned *counts, float *smooth,
-                       unsigned long long *next_pixel)
+    mandel_kernel(mandel_params p, unsigned *counts, float *smooth, unsigned long long *next_pixel)
 {
     lane_state s;
     s.busy = s.done = 0;
@@ -148,7 +147,7 @@ void mandel_render(const mandel_params *p, unsigned *counts, float *smooth, void
 {
     unsigned long long *next_pixel = (unsigned long long *)workspace;
     CL_CUDA_CHECK(cudaMemsetAsync(next_pixel, 0, sizeof *next_pixel, stream));
-    const size_t blocks = cl_resident_blocks((const void *)mandel_lane_refill, BLOCK, 0);
-    mandel_lane_refill<<<(unsigned)blocks, BLOCK, 0, stream>>>(*p, counts, smooth, next_pixel);
+    const size_t blocks = cl_resident_blocks((const void *)mandel_kernel, BLOCK, 0);
+    mandel_kernel<<<(unsigned)blocks, BLOCK, 0, stream>>>(*p, counts, smooth, next_pixel);
     CL_CUDA_CHECK(cudaGetLastError());
 }

@@ -44,7 +44,7 @@ static __device__ __forceinline__ float smooth_value(unsigned count, float r2, u
 }
 
 __global__ void __launch_bounds__(BLOCK)
-    mandel_naive(mandel_params p, unsigned *counts, float *smooth)
+    mandel_kernel(mandel_params p, unsigned *counts, float *smooth)
 {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t width = p.width;
@@ -75,6 +75,6 @@ void mandel_render(const mandel_params *p, unsigned *counts, float *smooth, void
     (void)workspace;
     const size_t pixels = (size_t)p->width * p->width;
     const unsigned blocks = (unsigned)((pixels + BLOCK - 1) / BLOCK);
-    mandel_naive<<<blocks, BLOCK, 0, stream>>>(*p, counts, smooth);
+    mandel_kernel<<<blocks, BLOCK, 0, stream>>>(*p, counts, smooth);
     CL_CUDA_CHECK(cudaGetLastError());
 }

@@ -46,7 +46,7 @@ static __device__ __forceinline__ float smooth_value(unsigned count, float r2, u
 }
 
 __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
-    mandel_grid_2d(mandel_params p, unsigned *counts, float *smooth)
+    mandel_kernel(mandel_params p, unsigned *counts, float *smooth)
 {
     const unsigned px = blockIdx.x * BLOCK_X + threadIdx.x;
     const unsigned py = blockIdx.y * BLOCK_Y + threadIdx.y;
@@ -77,6 +77,6 @@ void mandel_render(const mandel_params *p, unsigned *counts, float *smooth, void
     (void)workspace;
     const dim3 block(BLOCK_X, BLOCK_Y);
     const dim3 grid((p->width + BLOCK_X - 1) / BLOCK_X, (p->width + BLOCK_Y - 1) / BLOCK_Y);
-    mandel_grid_2d<<<grid, block, 0, stream>>>(*p, counts, smooth);
+    mandel_kernel<<<grid, block, 0, stream>>>(*p, counts, smooth);
     CL_CUDA_CHECK(cudaGetLastError());
 }

@@ -48,7 +48,7 @@ static __device__ __forceinline__ float smooth_value(unsigned count, float r2, u
 }
 
 __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
-    mandel_fast_colour(mandel_params p, unsigned *counts, float *smooth)
+    mandel_kernel(mandel_params p, unsigned *counts, float *smooth)
 {
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const unsigned px = blockIdx.x * BLOCK_X + warp % (BLOCK_X / TILE_X) * TILE_X + lane % TILE_X;
@@ -95,6 +95,6 @@ void mandel_render(const mandel_params *p, unsigned *counts, float *smooth, void
 {
     (void)workspace;
     const dim3 grid((p->width + BLOCK_X - 1) / BLOCK_X, (p->width + BLOCK_Y - 1) / BLOCK_Y);
-    mandel_fast_colour<<<grid, BLOCK_X * BLOCK_Y, 0, stream>>>(*p, counts, smooth);
+    mandel_kernel<<<grid, BLOCK_X * BLOCK_Y, 0, stream>>>(*p, counts, smooth);
     CL_CUDA_CHECK(cudaGetLastError());
 }

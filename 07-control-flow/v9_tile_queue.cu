@@ -91,7 +91,7 @@ static __device__ void render_pixel(const mandel_params *p, unsigned px, unsigne
 }
 
 __global__ void __launch_bounds__(BLOCK)
-    mandel_tile_queue(mandel_params p, unsigned *counts, float *smooth, unsigned *next_tile)
+    mandel_kernel(mandel_params p, unsigned *counts, float *smooth, unsigned *next_tile)
 {
     const unsigned lane = threadIdx.x % 32;
     const unsigned tiles_x = (p.width + TILE_X - 1) / TILE_X;
@@ -121,7 +121,7 @@ void mandel_render(const mandel_params *p, unsigned *counts, float *smooth, void
 {
     unsigned *next_tile = (unsigned *)workspace;
     CL_CUDA_CHECK(cudaMemsetAsync(next_tile, 0, sizeof *next_tile, stream));
-    const size_t blocks = cl_resident_blocks((const void *)mandel_tile_queue, BLOCK, 0);
-    mandel_tile_queue<<<(unsigned)blocks, BLOCK, 0, stream>>>(*p, counts, smooth, next_tile);
+    const size_t blocks = cl_resident_blocks((const void *)mandel_kernel, BLOCK, 0);
+    mandel_kernel<<<(unsigned)blocks, BLOCK, 0, stream>>>(*p, counts, smooth, next_tile);
     CL_CUDA_CHECK(cudaGetLastError());
 }

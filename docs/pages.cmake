@@ -18,6 +18,8 @@
 #       best) takes the geometric mean of the best versions' vs over every case matching CASE
 #   <!--q FILE "REGEX" [K]-->…<!--/q-->                the first (or K-th) line of a committed
 #       evidence file (docs/results/FILE) that matches REGEX, quoted
+#   <!--qv FILE "REGEX" [K]-->…<!--/qv-->              the same line's last field alone (a counter's
+#       value, for a sentence that names the counter in words)
 #   <!--status-->…<!--/status-->                       "N of M goals met", from the page's goals
 #   a CASE written "sweep: CASE" in an m or goal marker is read from the lesson's sweep instead,
 #   one written "exercises: CASE" from its exercises' measurements (<lesson>-exercises.csv)
@@ -340,14 +342,15 @@ function(fill_markers content_var)
     string(REPLACE "${mark}" "${head}**${verdict}**: ${text} (${text_version})<!--/goal-->" content
            "${content}")
   endforeach()
-  string(REGEX MATCHALL "<!--q [^ ]+ \"[^\"]*\"( [0-9]+)?-->[^\n]*<!--/q-->" marks "${content}")
+  string(REGEX MATCHALL "<!--qv? [^ ]+ \"[^\"]*\"( [0-9]+)?-->[^\n]*<!--/qv?-->" marks "${content}")
   foreach(mark IN LISTS marks)
-    string(REGEX MATCH "^<!--q ([^ ]+) \"([^\"]*)\"( [0-9]+)?-->" head "${mark}")
-    set(evidence "${ROOT}/docs/results/${CMAKE_MATCH_1}")
-    set(regex "${CMAKE_MATCH_2}")
+    string(REGEX MATCH "^<!--(qv?) ([^ ]+) \"([^\"]*)\"( [0-9]+)?-->" head "${mark}")
+    set(kind "${CMAKE_MATCH_1}")
+    set(evidence "${ROOT}/docs/results/${CMAKE_MATCH_2}")
+    set(regex "${CMAKE_MATCH_3}")
     set(nth 1)
-    if(CMAKE_MATCH_3)
-      string(STRIP "${CMAKE_MATCH_3}" nth)
+    if(CMAKE_MATCH_4)
+      string(STRIP "${CMAKE_MATCH_4}" nth)
     endif()
     if(NOT EXISTS "${evidence}")
       message(FATAL_ERROR "pages.cmake: ${LESSON}: no evidence file ${evidence}")
@@ -372,12 +375,15 @@ function(fill_markers content_var)
     list(GET lines ${nth} line)
     string(STRIP "${line}" line)
     string(REGEX REPLACE "  +" " " line "${line}")
-    if(line MATCHES "`")
+    if(kind STREQUAL "qv")
+      # the line's last field alone: a counter's value, quoted in a sentence
+      string(REGEX REPLACE "^.*[ \t]" "" line "${line}")
+    elseif(line MATCHES "`")
       set(line "`` ${line} ``") # a code span that may hold backticks
     else()
       set(line "`${line}`")
     endif()
-    string(REPLACE "${mark}" "${head}${line}<!--/q-->" content "${content}")
+    string(REPLACE "${mark}" "${head}${line}<!--/${kind}-->" content "${content}")
   endforeach()
   if(goals EQUAL 0)
     set(status "no goal set")
@@ -880,6 +886,10 @@ foreach(LESSON IN LISTS lessons)
     # the sweep and the exercises' measurements, where the lesson has them (their rows replace the
     # runner's in this scope: last)
     foreach(extra sweep exercises)
+      if(page MATCHES "\"${extra}: " AND NOT EXISTS "${ROOT}/docs/results/${LESSON}-${extra}.csv")
+        message(FATAL_ERROR "pages.cmake: ${LESSON}/${stem}.md quotes ${extra} numbers, and "
+                "docs/results/${LESSON}-${extra}.csv is missing (run the ${extra}-${LESSON} target)")
+      endif()
       if(EXISTS "${ROOT}/docs/results/${LESSON}-${extra}.csv" AND
          (page MATCHES "<!-- ${extra}:begin -->" OR page MATCHES "\"${extra}: "))
         forget_results()
@@ -949,7 +959,7 @@ foreach(LESSON IN LISTS lessons)
       string(APPEND parts_line "\n\n")
     endif()
     # the generator's markers are no use on the site, and Doxygen eats the space after a comment
-    string(REGEX REPLACE "<!--/?(m|goal|q|status)( [^>]*)?-->" "" page "${page}")
+    string(REGEX REPLACE "<!--/?(m|goal|qv?|status)( [^>]*)?-->" "" page "${page}")
     string(REGEX REPLACE "^# ([^\n]*)\n" "# \\1 {#${label}}\n\n${nav}\n\n${parts_line}[TOC]\n" page "${page}")
     string(APPEND page "\n---\n${nav}\n")
     string(REGEX REPLACE "\\]\\(\\.\\./docs/results/([^)]+)\\)" "](\\1)" page "${page}")
@@ -1011,7 +1021,7 @@ else()
   string(REGEX REPLACE "\\]\\(([0-9][0-9]-[a-z-]+)/README\\.md\\)" "](@ref lesson_\\1)" readme "${readme}")
   string(REGEX REPLACE "\\]\\(docs/course\\.md\\)" "](@ref course)" readme "${readme}")
   string(REGEX REPLACE "\\]\\(docs/results/([^)]+)\\)" "](\\1)" readme "${readme}")
-  string(REGEX REPLACE "<!--/?(m|goal|q|status)( [^>]*)?-->" "" readme "${readme}")
+  string(REGEX REPLACE "<!--/?(m|goal|qv?|status)( [^>]*)?-->" "" readme "${readme}")
   # the main page's sections stay out of the sidebar (HTML headings are no Doxygen sections), so
   # that it shows the course map and the lessons first
   string(REGEX REPLACE "\n## ([^\n]*)" "\n<h2>\\1</h2>" readme "${readme}")
