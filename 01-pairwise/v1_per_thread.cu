@@ -16,7 +16,7 @@
 #define BLOCK_SIZE 256
 #define RUN        256 /* b values per thread: the blog post's N_ITERATIONS */
 
-__global__ void pairs_per_thread(const float *a, const float *b, size_t n, double *sum)
+__global__ void pairs_kernel(const float *a, const float *b, size_t n, double *sum)
 {
     const size_t x = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     const size_t y = (size_t)blockIdx.y * RUN;
@@ -42,6 +42,6 @@ void pairwise_sum(const float *a, const float *b, size_t n, double *sum, void *w
     (void)workspace;
     const dim3 grid((unsigned)((n + BLOCK_SIZE - 1) / BLOCK_SIZE), (unsigned)((n + RUN - 1) / RUN));
     CL_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(double), stream));
-    pairs_per_thread<<<grid, BLOCK_SIZE, 0, stream>>>(a, b, n, sum);
-    CL_LAUNCH_CHECK("pairs_per_thread");
+    pairs_kernel<<<grid, BLOCK_SIZE, 0, stream>>>(a, b, n, sum);
+    CL_LAUNCH_CHECK("pairs_kernel");
 }

@@ -17,7 +17,7 @@
 #define BLOCK_SIZE 256
 #define RUN        BLOCK_SIZE /* one b value loaded per thread */
 
-__global__ void pairs_shared_tile(const float *a, const float *b, size_t n, double *sum)
+__global__ void pairs_kernel(const float *a, const float *b, size_t n, double *sum)
 {
     const size_t x = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     const size_t y = (size_t)blockIdx.y * RUN;
@@ -47,6 +47,6 @@ void pairwise_sum(const float *a, const float *b, size_t n, double *sum, void *w
     (void)workspace;
     const dim3 grid((unsigned)((n + BLOCK_SIZE - 1) / BLOCK_SIZE), (unsigned)((n + RUN - 1) / RUN));
     CL_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(double), stream));
-    pairs_shared_tile<<<grid, BLOCK_SIZE, 0, stream>>>(a, b, n, sum);
-    CL_LAUNCH_CHECK("pairs_shared_tile");
+    pairs_kernel<<<grid, BLOCK_SIZE, 0, stream>>>(a, b, n, sum);
+    CL_LAUNCH_CHECK("pairs_kernel");
 }

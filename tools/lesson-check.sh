@@ -2,8 +2,9 @@
 # The GPU job for a few lessons, each built on its own (faster than tools/gpu-check.sh's whole
 # tree): builds each lesson with its gpu tests registered, runs its gpu and sanitize labels (the
 # cases past 2^31 too, unless SMALL=1), its runner into docs/results/<lesson>.csv and, where it has
-# exercises, their measurements into docs/results/<lesson>-exercises.csv; logs and the lessons'
-# results files go to $OUT (or ./lesson-check-out).
+# exercises, their measurements into docs/results/<lesson>-exercises.csv, and with EXTRAS=1 its
+# experiments/gpu-extras.sh (the evidence files); logs and the lessons' results files go to $OUT
+# (or ./lesson-check-out).
 # Usage: tools/lesson-check.sh 03-reduction 07-control-flow
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,10 @@ for lesson in "$@"; do
       { [ "$target" = results ] && status=1; }
   done
   grep -E "FAIL|ERROR" "$out/runner-$lesson.txt" | head
+  if [ "${EXTRAS:-0}" = 1 ] && [ -f "$lesson/experiments/gpu-extras.sh" ]; then
+    bash "$lesson/experiments/gpu-extras.sh" "$b" > "$out/extras-$lesson.log" 2>&1 || status=1
+    echo "$lesson extras: rc $?"
+  fi
 done
 tar -cf "$out/results.tar" docs/results
 exit $status

@@ -1,13 +1,12 @@
 /**
- * @file v4_block_reduce.cu
- * @brief v4: v3 with the block adding up its 256 partial sums (warp shuffles, then the 8 warp
- * sums) and issuing one atomicAdd instead of 256.
+ * @file diagonal.cu
+ * @brief Exercise 1 of 01-pairwise, a solution: v3 with the blog post's "diagonal" order of the
+ * tile, its cure for bank conflicts.
  *
- * v1 to v3 send n²/256 atomics to one address; the L2 slice that owns it serialises them, so from
- * mid-sized n the atomics, not the arithmetic, set the time. `__shfl_down_sync` adds the 32 lanes'
- * sums in 5 steps within registers, lane 0 of each warp parks its sum in shared memory, and the
- * first warp adds those: n²/65536 atomics remain. (The diagonal order of v3 stays; v5 replaces
- * the loop altogether.)
+ * Thread t reads slot (t + RUN - i) % RUN at step i, so the 32 lanes of a warp read 32 different
+ * words, one per bank, where v3's lanes all read the same word. A conflict is two lanes reading
+ * different words of one bank; all lanes reading one word is a broadcast, served in one pass, so
+ * v3 has no conflict to remove, and the diagonal only adds the `%` and a bounds test per pair.
  */
 #include "cal.h"
 #include "cl_cuda_check.h"
@@ -24,7 +23,7 @@ static __device__ float warp_sum(float x)
     return x;
 }
 
-__global__ void pairs_block_reduce(const float *a, const float *b, size_t n, double *sum)
+__global__ void pairs_kernel(const float *a, const float *b, size_t n, double *sum)
 {
     const size_t x = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     const size_t y = (size_t)blockIdx.y * RUN;
@@ -66,6 +65,6 @@ void pairwise_sum(const float *a, const float *b, size_t n, double *sum, void *w
     (void)workspace;
     const dim3 grid((unsigned)((n + BLOCK_SIZE - 1) / BLOCK_SIZE), (unsigned)((n + RUN - 1) / RUN));
     CL_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(double), stream));
-    pairs_block_reduce<<<grid, BLOCK_SIZE, 0, stream>>>(a, b, n, sum);
-    CL_LAUNCH_CHECK("pairs_block_reduce");
+    pairs_kernel<<<grid, BLOCK_SIZE, 0, stream>>>(a, b, n, sum);
+    CL_LAUNCH_CHECK("pairs_kernel");
 }

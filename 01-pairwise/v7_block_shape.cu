@@ -1,27 +1,26 @@
 /**
- * @file v5_register_blocking.cu
- * @brief v5: v4 with register blocking — each thread holds 8 a values in registers, so every b
- * value it reads from shared memory feeds 8 pairs, and b is read 4 at a time (one 16-byte
- * broadcast).
+ * @file v7_block_shape.cu
+ * @brief v7: v6 with the block shape chosen by measurement — 128 threads × 8 a values instead of
+ * 256 × 8.
  *
- * v4 spends one shared-memory load (plus index arithmetic) per pair: three instructions per two
- * FADDs of useful work. Here one LDS.128 feeds 4 b values × 8 a values = 32 pairs = 64 FADDs, so
- * almost every issue slot does arithmetic. Each thread keeps 8 independent float sums (instruction
- * level parallelism hides the 4-cycle FADD latency). A float sum lives for one tile of 1024 b
- * values, then moves to a double (a few DADDs per 16384 FADDs): float chains stay at 1024, so the
- * error bound holds at any n. Blocks take 2048 a × 4096 b; partial b tiles and missing a values at
- * the edges take a slower masked path.
+ * v6's inner loop already issues ~98% FADDs, so what is left is how the work is cut. A search on
+ * the H100 over a values per thread (4, 8, 16), threads per block (128, 256, 512) and tile length
+ * (1024, 2048), committed as docs/results/01-pairwise-shape-search.txt, found 8 values per thread
+ * and 1024-value tiles best, and 128 threads a little ahead of 256 at both 2^16 and 2^20. Likely
+ * reasons, not measured one by one: twice as many, smaller blocks leave less idle time when the
+ * last ones finish, and each barrier around a tile load holds 4 warps instead of 8. Four a values
+ * per thread lost clearly (one LDS.128 per 32 FADDs instead of 64); sixteen gained nothing.
  */
 #include "cal.h"
 #include "cl_cuda_check.h"
 #include "pairwise.h"
 
-#define THREADS      256
+#define BLOCK_SIZE   128
 #define A_PER_THREAD 8
-#define A_PER_BLOCK  (THREADS * A_PER_THREAD)
-#define TILE_B       1024
-#define B_PER_BLOCK  (4 * TILE_B)
-#define WARPS        (THREADS / 32)
+#define A_PER_BLOCK  (BLOCK_SIZE * A_PER_THREAD)
+#define RUN          1024
+#define B_PER_BLOCK  (4 * RUN)
+#define WARPS        (BLOCK_SIZE / 32)
 
 static __device__ double warp_sum(double x)
 {
@@ -40,9 +39,9 @@ static __device__ void pairs_with_tile(const float4 *tile, unsigned count,
 #pragma unroll
     for (int r = 0; r < A_PER_THREAD; r++)
         partial[r] = 0.0f;
-    if (count == TILE_B) {
+    if (count == RUN) {
 #pragma unroll 4
-        for (unsigned q = 0; q < TILE_B / 4; q++) {
+        for (unsigned q = 0; q < RUN / 4; q++) {
             const float4 v = tile[q]; /* every lane reads the same address: one broadcast */
 #pragma unroll
             for (int r = 0; r < A_PER_THREAD; r++) {
@@ -66,26 +65,26 @@ static __device__ void pairs_with_tile(const float4 *tile, unsigned count,
         totals[r] += partial[r];
 }
 
-__global__ void __launch_bounds__(THREADS)
-    pairs_register_blocked(const float *a, const float *b, size_t n, double *sum)
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    pairs_kernel(const float *a, const float *b, size_t n, double *sum)
 {
-    __shared__ float4 tile_b[TILE_B / 4];
+    __shared__ float4 tile_b[RUN / 4];
     __shared__ double warp_sums[WARPS];
     const size_t a_first = (size_t)blockIdx.x * A_PER_BLOCK + threadIdx.x;
     float a_reg[A_PER_THREAD];
     double totals[A_PER_THREAD];
 #pragma unroll
     for (int r = 0; r < A_PER_THREAD; r++) {
-        const size_t i = a_first + (size_t)r * THREADS;
+        const size_t i = a_first + (size_t)r * BLOCK_SIZE;
         a_reg[r] = i < n ? a[i] : 0.0f;
         totals[r] = 0.0;
     }
     const size_t b_begin = (size_t)blockIdx.y * B_PER_BLOCK;
     const size_t b_end = n - b_begin < B_PER_BLOCK ? n : b_begin + B_PER_BLOCK;
-    for (size_t t0 = b_begin; t0 < b_end; t0 += TILE_B) {
-        const unsigned count = (unsigned)(b_end - t0 < TILE_B ? b_end - t0 : TILE_B);
+    for (size_t t0 = b_begin; t0 < b_end; t0 += RUN) {
+        const unsigned count = (unsigned)(b_end - t0 < RUN ? b_end - t0 : RUN);
         __syncthreads(); /* every warp is done with the previous tile */
-        for (unsigned k = threadIdx.x; k < count; k += THREADS)
+        for (unsigned k = threadIdx.x; k < count; k += BLOCK_SIZE)
             ((float *)tile_b)[k] = b[t0 + k];
         __syncthreads();
         pairs_with_tile(tile_b, count, a_reg, totals);
@@ -93,7 +92,7 @@ __global__ void __launch_bounds__(THREADS)
     double s = 0.0;
 #pragma unroll
     for (int r = 0; r < A_PER_THREAD; r++)
-        if (a_first + (size_t)r * THREADS < n) /* a values past n were placeholders */
+        if (a_first + (size_t)r * BLOCK_SIZE < n) /* a values past n were placeholders */
             s += totals[r];
     s = warp_sum(s);
     if (threadIdx.x % 32 == 0)
@@ -119,6 +118,6 @@ void pairwise_sum(const float *a, const float *b, size_t n, double *sum, void *w
     const dim3 grid((unsigned)((n + A_PER_BLOCK - 1) / A_PER_BLOCK),
                     (unsigned)((n + B_PER_BLOCK - 1) / B_PER_BLOCK));
     CL_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(double), stream));
-    pairs_register_blocked<<<grid, THREADS, 0, stream>>>(a, b, n, sum);
-    CL_LAUNCH_CHECK("pairs_register_blocked");
+    pairs_kernel<<<grid, BLOCK_SIZE, 0, stream>>>(a, b, n, sum);
+    CL_LAUNCH_CHECK("pairs_kernel");
 }

@@ -1,29 +1,22 @@
 /**
- * @file v7_register_budget.cu
- * @brief v7: v6 with 16 a values per thread, and the registers to schedule them: each 16-byte
- * broadcast of b feeds 64 pairs, and `__launch_bounds__(128, 1)` lets the compiler use up to 255
- * registers.
+ * @file default_budget.cu
+ * @brief Exercise 2 of 01-pairwise, a solution: v8 without the second argument of its
+ * `__launch_bounds__`, so the compiler chooses the register budget itself.
  *
- * v6 issues one LDS.128 per 64 FADDs and keeps a double per a value. Here a thread holds 16 a
- * values (one LDS.128 per 128 FADDs), and at the end of each 1024-value tile it adds its 16 float
- * sums in float (a chain of at most 1024 + 16 additions, inside PAIRWISE_MAX_FLOAT_CHAIN) into one
- * double, instead of 16 doubles. With only those changes the compiler keeps the kernel at 87
- * registers (room for 5 blocks per SM), short of the ceiling (the page has the tries). Declaring
- * that one block per SM is enough (`__launch_bounds__(THREADS, 1)`) raises its register budget:
- * 151 registers, 3 blocks (12 warps) per SM, and a schedule that loses fewer issue slots (ncu on
- * the page: dispatch and barrier stalls nearly vanish). The candidates measured
- * on the way, with raw numbers, are in docs/results/01-pairwise-more-tries.txt.
+ * The kernel, its 16 a values per thread and its one double per tile are v8's. Without "one block
+ * per SM is enough" ptxas keeps the kernel small enough for several blocks per SM; read its
+ * register count with `-Xptxas -v` and compare it with v8's.
  */
 #include "cal.h"
 #include "cl_cuda_check.h"
 #include "pairwise.h"
 
-#define THREADS      128
+#define BLOCK_SIZE   128
 #define A_PER_THREAD 16
-#define A_PER_BLOCK  (THREADS * A_PER_THREAD)
-#define TILE_B       1024
-#define B_PER_BLOCK  (4 * TILE_B)
-#define WARPS        (THREADS / 32)
+#define A_PER_BLOCK  (BLOCK_SIZE * A_PER_THREAD)
+#define RUN          1024
+#define B_PER_BLOCK  (4 * RUN)
+#define WARPS        (BLOCK_SIZE / 32)
 
 static __device__ double warp_sum(double x)
 {
@@ -41,9 +34,9 @@ static __device__ float pairs_with_tile(const float4 *tile, unsigned count,
 #pragma unroll
     for (int r = 0; r < A_PER_THREAD; r++)
         partial[r] = 0.0f;
-    if (count == TILE_B) {
+    if (count == RUN) {
 #pragma unroll 4
-        for (unsigned q = 0; q < TILE_B / 4; q++) {
+        for (unsigned q = 0; q < RUN / 4; q++) {
             const float4 v = tile[q]; /* every lane reads the same address: one broadcast */
 #pragma unroll
             for (int r = 0; r < A_PER_THREAD; r++) {
@@ -70,27 +63,27 @@ static __device__ float pairs_with_tile(const float4 *tile, unsigned count,
     return tile_sum;
 }
 
-__global__ void __launch_bounds__(THREADS, 1)
-    pairs_register_budget(const float *a, const float *b, size_t n, double *sum)
+__global__ void __launch_bounds__(BLOCK_SIZE) /* the one change: no minimum of blocks */
+    pairs_kernel(const float *a, const float *b, size_t n, double *sum)
 {
-    __shared__ float4 tile_b[TILE_B / 4];
+    __shared__ float4 tile_b[RUN / 4];
     __shared__ double warp_sums[WARPS];
     const size_t a_first = (size_t)blockIdx.x * A_PER_BLOCK + threadIdx.x;
     float a_reg[A_PER_THREAD];
     int valid = 0; /* a values of this thread inside a[0..n): a_reg[0..valid) */
 #pragma unroll
     for (int r = 0; r < A_PER_THREAD; r++) {
-        const size_t i = a_first + (size_t)r * THREADS;
+        const size_t i = a_first + (size_t)r * BLOCK_SIZE;
         a_reg[r] = i < n ? a[i] : 0.0f;
         valid += i < n;
     }
     double total = 0.0;
     const size_t b_begin = (size_t)blockIdx.y * B_PER_BLOCK;
     const size_t b_end = n - b_begin < B_PER_BLOCK ? n : b_begin + B_PER_BLOCK;
-    for (size_t t0 = b_begin; t0 < b_end; t0 += TILE_B) {
-        const unsigned count = (unsigned)(b_end - t0 < TILE_B ? b_end - t0 : TILE_B);
+    for (size_t t0 = b_begin; t0 < b_end; t0 += RUN) {
+        const unsigned count = (unsigned)(b_end - t0 < RUN ? b_end - t0 : RUN);
         __syncthreads(); /* every warp is done with the previous tile */
-        for (unsigned k = threadIdx.x; k < count; k += THREADS)
+        for (unsigned k = threadIdx.x; k < count; k += BLOCK_SIZE)
             ((float *)tile_b)[k] = b[t0 + k];
         __syncthreads();
         total += pairs_with_tile(tile_b, count, a_reg, valid);
@@ -119,6 +112,6 @@ void pairwise_sum(const float *a, const float *b, size_t n, double *sum, void *w
     const dim3 grid((unsigned)((n + A_PER_BLOCK - 1) / A_PER_BLOCK),
                     (unsigned)((n + B_PER_BLOCK - 1) / B_PER_BLOCK));
     CL_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(double), stream));
-    pairs_register_budget<<<grid, THREADS, 0, stream>>>(a, b, n, sum);
-    CL_LAUNCH_CHECK("pairs_register_budget");
+    pairs_kernel<<<grid, BLOCK_SIZE, 0, stream>>>(a, b, n, sum);
+    CL_LAUNCH_CHECK("pairs_kernel");
 }
