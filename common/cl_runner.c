@@ -2,6 +2,8 @@
  * @file cl_runner.c
  * @brief The lesson runner: runs every version and baseline of a lesson at each case, prints one
  * table (time, throughput, % of ceiling, speedup over v1, ratio to the library) and can write CSV.
+ * Where a lesson has two library formulations (two baseline_* programs), the ratio is to the
+ * faster of them in each case.
  *
  * usage: cl_runner [--csv FILE] [--skip-ok] [[--only PROGRAM]... [--case "ARGS"]... BIN_DIR]...
  * Several lessons in one call (each BIN_DIR with the cases given before it) say "no device" once.
@@ -180,6 +182,7 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
 {
     const row *first = NULL, *v1 = NULL, *base = NULL;
     const char *base_name = NULL;
+    int n_bases = 0;
     for (int i = 0; i < n_programs; i++) {
         if (!rows[i].ok)
             continue;
@@ -187,9 +190,13 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
             first = &rows[i];
         if (v1 == NULL && programs[i].version == 1)
             v1 = &rows[i];
-        if (base == NULL && programs[i].version == 1000) {
-            base = &rows[i];
-            base_name = programs[i].name + 9;
+        /* the library: its fastest baseline in this case, where a lesson has two formulations */
+        if (programs[i].version == 1000) {
+            n_bases++;
+            if (base == NULL || atof(rows[i].field[F_MEDIAN]) < atof(base->field[F_MEDIAN])) {
+                base = &rows[i];
+                base_name = programs[i].name + 9;
+            }
         }
     }
     if (first == NULL) {
@@ -200,7 +207,7 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
            first->field[F_CASE], first->field[F_DEVICE], first->field[F_CC], first->field[F_DRIVER],
            first->field[F_CUDA], first->field[F_DATE]);
     char vs_base[32];
-    snprintf(vs_base, sizeof vs_base, "vs %s", base_name ? base_name : "library");
+    snprintf(vs_base, sizeof vs_base, "vs %s", base_name && n_bases == 1 ? base_name : "library");
     printf("%-22s %11s %11s %12s %8s %8s %10s  %s\n", "version", "median ms", "min ms",
            first->field[F_UNIT], "% ceil", "vs v1", vs_base, "check");
     int refusing = 0;
@@ -235,6 +242,8 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
     printf("ceiling: %s, %s %s, measured by each program on this device (first row's shown); "
            "vs v1 and %s are time ratios (>1 = faster)\n",
            first->field[F_CEILING_NAME], first->field[F_CEILING], first->field[F_UNIT], vs_base);
+    if (n_bases > 1)
+        printf("vs library: the time ratio to the fastest baseline in this case, %s\n", base_name);
     return 1;
 }
 

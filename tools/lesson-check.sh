@@ -2,9 +2,11 @@
 # The GPU job for a few lessons, each built on its own (faster than tools/gpu-check.sh's whole
 # tree): builds each lesson with its gpu tests registered, runs its gpu and sanitize labels (the
 # cases past 2^31 too, unless SMALL=1), its runner into docs/results/<lesson>.csv and, where it has
-# exercises, their measurements into docs/results/<lesson>-exercises.csv, and with EXTRAS=1 its
+# exercises, their measurements into docs/results/<lesson>-exercises.csv, with SWEEP=1 its sweep
+# (docs/results/<lesson>-sweep.csv), and with EXTRAS=1 its
 # experiments/gpu-extras.sh (the evidence files); logs and the lessons' results files go to $OUT
-# (or ./lesson-check-out).
+# (or ./lesson-check-out). TESTS=REGEX runs only the matching gpu and sanitize tests (the programs
+# that changed).
 # Usage: tools/lesson-check.sh 03-reduction 07-control-flow
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,12 +25,15 @@ for lesson in "$@"; do
   echo "$lesson build: $(( $(date +%s) - start )) s"
   exclude=()
   [ "${SMALL:-0}" = 1 ] && exclude=(-E '2p3[1-9]|2\^3[1-9]')
+  [ -n "${TESTS:-}" ] && exclude+=(-R "$TESTS")
   start=$(date +%s)
   ctest --test-dir "$b" -L 'gpu|sanitize' "${exclude[@]}" -j 8 --output-on-failure --timeout 600 \
     > "$out/ctest-$lesson.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$out/ctest-$lesson.log" | tail -20
   echo "$lesson tests: $(( $(date +%s) - start )) s"
-  for target in results exercises; do
+  targets=(results exercises)
+  [ "${SWEEP:-0}" = 1 ] && targets+=(sweep)
+  for target in "${targets[@]}"; do
     cmake --build "$b" --target "$target-$lesson" >> "$out/runner-$lesson.txt" 2>&1 ||
       { [ "$target" = results ] && status=1; }
   done
