@@ -23,7 +23,7 @@
 #   <!--status-->…<!--/status-->                       "N of M goals met", from the page's goals
 #   a CASE written "sweep: CASE" in an m or goal marker is read from the lesson's sweep instead,
 #   one written "exercises: CASE" from its exercises' measurements (<lesson>-exercises.csv)
-# A lesson's further parts are the other .md pages beside its README.md (each may hold any of the
+# A lesson's further parts are the partN-<name>.md pages beside its README.md (each may hold any of the
 # above); docs/course.md's <!-- map:begin/end --> is the course map, generated from every page's
 # versions table (its column "step": core, optional, loss, superseded) and the versions' sources.
 #   <!-- include FILE:begin --> ... <!-- include FILE:end -->   a small committed file verbatim
@@ -834,10 +834,15 @@ set(map_solutions "")
 list(LENGTH lessons n_lessons)
 set(position 0)
 foreach(LESSON IN LISTS lessons)
-  # a lesson's pages: README.md, then its further parts (any other .md beside it), in name order
+  # a lesson's pages: README.md, then its further parts (partN-<name>.md beside it), in name order
   file(GLOB part_files "${ROOT}/${LESSON}/*.md")
   list(REMOVE_ITEM part_files "${ROOT}/${LESSON}/README.md")
   list(SORT part_files)
+  foreach(part IN LISTS part_files)
+    if(NOT part MATCHES "/part[0-9]+-[a-z0-9-]+\\.md$")
+      message(FATAL_ERROR "pages.cmake: ${part}: a lesson's further pages are named partN-<name>.md")
+    endif()
+  endforeach()
   set(page_files "${ROOT}/${LESSON}/README.md" ${part_files})
   set(lesson_goals 0)
   set(lesson_met 0)
