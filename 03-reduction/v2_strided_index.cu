@@ -6,8 +6,8 @@
  * Same tree as v1, new mapping: the active threads are now the lowest-numbered ones, so whole warps
  * drop out together and the `%` is gone (less divergence, fewer instructions). The cost moves to
  * shared memory: at stride s, lane t touches word 2st, so a warp's accesses fall into fewer banks
- * as s grows — a 2-, 4-, then 8-way bank conflict (in a block of 256, from stride 4 on the lanes
- * still at work all share a bank).
+ * as s grows — a 2-, 4-, then 8-way bank conflict (in a block of 256, the lanes at work share 4
+ * banks at stride 4, 2 at stride 8 and one at stride 16).
  */
 #include "cl_cuda_check.h"
 #include "reduction.h"

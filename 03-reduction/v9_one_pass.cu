@@ -3,7 +3,8 @@
  * @brief v9: v8 in one launch — the last block to finish adds up the block sums.
  *
  * v7 and v8 launch twice: the second launch waits for the first to drain, then runs one block for
- * a few microseconds. At 2^20 floats (4 MB, ~1.4 µs of DRAM time) that tail is most of the run.
+ * a few microseconds. At 2^20 floats (4 MB, ~1.4 µs of DRAM time) that tail is a large part of the
+ * run.
  * Here each block writes its sum, makes it visible device-wide (`__threadfence()`), and takes a
  * ticket from a counter with `atomicAdd`; the block that draws the last ticket knows every other
  * sum is written, adds them (reading through L2 with `__ldcg`, never a stale L1 line), and resets

@@ -18,8 +18,9 @@
 #       best) takes the geometric mean of the best versions' vs over every case matching CASE
 #   <!--q FILE "REGEX" [K]-->…<!--/q-->                the first (or K-th) line of a committed
 #       evidence file (docs/results/FILE) that matches REGEX, quoted
-#   <!--qv FILE "REGEX" [K]-->…<!--/qv-->              the same line's last field alone (a counter's
-#       value, for a sentence that names the counter in words)
+#   <!--qv FILE "REGEX" [K] [fF]-->…<!--/qv-->         the same line's last field alone (a counter's
+#       value, for a sentence that names the counter in words), or with fF its field F (counted
+#       from 0, split at spaces and commas)
 #   <!--status-->…<!--/status-->                       "N of M goals met", from the page's goals
 #   a CASE written "sweep: CASE" in an m or goal marker is read from the lesson's sweep instead,
 #   one written "exercises: CASE" from its exercises' measurements (<lesson>-exercises.csv)
@@ -350,15 +351,20 @@ function(fill_markers content_var)
     string(REPLACE "${mark}" "${head}**${verdict}**: ${text} (${text_version})<!--/goal-->" content
            "${content}")
   endforeach()
-  string(REGEX MATCHALL "<!--qv? [^ ]+ \"[^\"]*\"( [0-9]+)?-->[^\n]*<!--/qv?-->" marks "${content}")
+  string(REGEX MATCHALL "<!--qv? [^ ]+ \"[^\"]*\"( [0-9]+)?( f[0-9]+)?-->[^\n]*<!--/qv?-->" marks
+         "${content}")
   foreach(mark IN LISTS marks)
-    string(REGEX MATCH "^<!--(qv?) ([^ ]+) \"([^\"]*)\"( [0-9]+)?-->" head "${mark}")
+    string(REGEX MATCH "^<!--(qv?) ([^ ]+) \"([^\"]*)\"( [0-9]+)?( f[0-9]+)?-->" head "${mark}")
     set(kind "${CMAKE_MATCH_1}")
     set(evidence "${ROOT}/docs/results/${CMAKE_MATCH_2}")
     set(regex "${CMAKE_MATCH_3}")
     set(nth 1)
     if(CMAKE_MATCH_4)
       string(STRIP "${CMAKE_MATCH_4}" nth)
+    endif()
+    set(field_index "")
+    if(CMAKE_MATCH_5)
+      string(REGEX REPLACE "^ f" "" field_index "${CMAKE_MATCH_5}")
     endif()
     if(NOT EXISTS "${evidence}")
       message(FATAL_ERROR "pages.cmake: ${LESSON}: no evidence file ${evidence}")
@@ -383,7 +389,11 @@ function(fill_markers content_var)
     list(GET lines ${nth} line)
     string(STRIP "${line}" line)
     string(REGEX REPLACE "  +" " " line "${line}")
-    if(kind STREQUAL "qv")
+    if(kind STREQUAL "qv" AND NOT field_index STREQUAL "")
+      # the line's F-th field (1-based, split at spaces and commas): one value of a CSV-like row
+      string(REGEX REPLACE "[ ,\t]+" ";" fields "${line}")
+      list(GET fields ${field_index} line)
+    elseif(kind STREQUAL "qv")
       # the line's last field alone: a counter's value, quoted in a sentence
       string(REGEX REPLACE "^.*[ \t]" "" line "${line}")
     elseif(line MATCHES "`")

@@ -159,7 +159,7 @@ def lane_timeline():
 
     y = 84  # v8: idle from a lane's escaping block to the slowest lane's, then the end together
     idle = sum(t_v8 - blocks_of(c) for c in FIRST) / (32 * end)
-    lanes_frame(y, f"v8: each lane runs one pixel, then idles — IDLE: {idle:.0%} of the "
+    lanes_frame(y, f"v8: each lane runs one pixel, then idles — idle: {idle:.0%} of the "
                    "lane-time")
     for i in range(SHOWN):
         b = blocks_of(FIRST[i])
@@ -173,7 +173,7 @@ def lane_timeline():
     y = 244  # v10: the same lanes, refilled; each refill stops the whole warp for a sliver
     slivers, starts = simulate_refill(end)
     masked = sum((32 - len(d)) * (min(t + SLIVER, end) - t) for t, d in slivers) / (32 * end)
-    lanes_frame(y, f"v10: a lane takes a new pixel at once — masked off (HOT): {masked:.0%} of "
+    lanes_frame(y, f"v10: a lane takes a new pixel at once — masked off: {masked:.0%} of "
                    "the lane-time")
     for i in range(SHOWN):
         fig.rect(sx(0), y + i * rh, sx(end) - sx(0), rh, fill=ACTIVE, stroke="white", width=0.5)
@@ -324,8 +324,8 @@ def tile_queue():
     fig.text(x0 + 30, cy + 32, "w4 finished tile 3", size=12, anchor="middle", color=MUTED)
     fig.text(cx + 80, cy - 2, "one address for", size=12, color=HOT)
     fig.text(cx + 80, cy + 13, "the whole GPU", size=12, color=HOT)
-    fig.text(16, 404, "Cost: one atomic on one address per 32 pixels. Full view 52.6% of the "
-             "ceiling (v8 65.5%); boundary 53.3% (v8 52.6%).", size=13)
+    fig.text(16, 404, "Cost: one atomic on one address per 32 pixels (the page has the "
+             "measured effect).", size=13)
     svgfig.save(fig, "tile_queue")
 
 
