@@ -7,12 +7,12 @@
  * v7 issues one LDS.128 per 64 FADDs and keeps a double per a value. Here a thread holds 16 a
  * values (one LDS.128 per 128 FADDs), and at the end of each 1024-value tile it adds its 16 float
  * sums in float (a chain of at most 1024 + 16 additions, inside PAIRWISE_MAX_FLOAT_CHAIN) into one
- * double, instead of 16 doubles. With only those changes the compiler keeps the kernel at 87
- * registers (room for 5 blocks per SM), short of the ceiling (the page has the tries). Declaring
- * that one block per SM is enough (`__launch_bounds__(BLOCK_SIZE, 1)`) raises its register budget:
- * 151 registers, 3 blocks (12 warps) per SM, and a schedule that loses fewer issue slots (ncu on
- * the page: dispatch and barrier stalls nearly vanish). The candidates measured
- * on the way, with raw numbers, are in docs/results/01-pairwise-more-tries.txt.
+ * double, instead of 16 doubles. With only those changes the compiler keeps the kernel far
+ * smaller, with room for several blocks per SM, short of the ceiling (exercise 2 measures it).
+ * Declaring that one block per SM is enough (`__launch_bounds__(BLOCK_SIZE, 1)`) raises its
+ * register budget: 151 registers, 3 blocks (12 warps) per SM, and a schedule that loses fewer issue
+ * slots (ncu on the page: dispatch and barrier stalls nearly vanish). The candidates measured on
+ * the way, with raw numbers, are in docs/results/01-pairwise-more-tries.txt.
  */
 #include "cal.h"
 #include "cl_cuda_check.h"

@@ -6,8 +6,8 @@
  * With 8-bit pixels v4 makes one shared-memory atomic per byte it reads, and the shared-memory
  * pipe, not DRAM, sets the pace: the 32 lanes of a warp add to random bins, the busiest of the 32
  * banks gets several of them (ncu counts the shared wavefronts per atomic instruction: the page),
- * and each atomic instruction costs that many cycles; when the values pile into few bins, lanes
- * that hit one word wait for each other too. Here lane l counts bin v in word 32v + l, whose bank
+ * and each atomic instruction costs that many cycles (lanes adding 1 to the same word are merged
+ * into one update, so equal values cost nothing extra). Here lane l counts bin v in word 32v + l, whose bank
  * is l whatever v is, so a warp's 32 atomics take one wavefront, on uniform data and when every
  * value is the same. Lane l of every warp of the block shares copy l, so the adds stay atomic. The
  * copies cost 32 × B counters (32 KB for 256 bins), which is why this is used up to

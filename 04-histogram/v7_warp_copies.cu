@@ -7,8 +7,8 @@
  * of one warp can collide on a counter. v5 went further, with a copy per lane index whose words
  * all sit in the lane's own bank. Here each of the block's 16 warps counts into its own copy of B
  * counters, laid out one after another: fewer copies (16 × B, so up to 768 bins fit in 48 KB
- * instead of 384), but a warp's 32 atomics land in whatever banks their bins fall in, as in v4,
- * and the lanes of a warp that hold the same value still queue on one word. The page measures
+ * instead of 384), but a warp's 32 atomics land in whatever banks their bins fall in, as in v4:
+ * bins 32 apart share a bank and are served one after another. The page measures
  * what that gives back against v6. Loads, grid and merge are v6's.
  */
 #include "cl_cuda_check.h"

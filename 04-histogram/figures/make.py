@@ -98,6 +98,9 @@ def privatization():
 # 2. v5: 32 interleaved copies, lane l in bank l, against v4's one copy.
 LANE_VALUES = [2, 0, 5, 2, 1, 2, 3, 2, 4, 2, 0, 5, 2, 1, 3, 2,
                2, 5, 0, 2, 4, 1, 2, 3, 2, 0, 2, 5, 1, 2, 4, 2]
+# uniform pixels seen by v4's one copy: the number under a bank counts the different words it serves
+V4_VALUES = [3, 41, 35, 90, 12, 67, 7, 3, 58, 17, 99, 63, 44, 30, 60, 95,
+             12, 27, 80, 35, 14, 26, 71, 99, 54, 33, 10, 5, 89, 72, 50, 21]
 
 
 def lane_copies():
@@ -123,23 +126,25 @@ def lane_copies():
     fig.text(16, y0 + 6 * cell + 40, "Lane l only ever touches bank l: a warp's 32 atomics "
              "take one pass through the banks, equal values or not.", size=13, color=GOOD)
 
-    # v4: one copy, word v in bank v % 32: equal values meet on one word.
-    top, hits = 284, [LANE_VALUES.count(v) for v in range(6)]
-    fig.text(16, top, "v4, one copy: word v = bin v, so lanes with equal values meet on one word",
-             size=14, bold=True)
-    fig.text(16, top + 19, f"the {hits[2]} lanes holding 2 are served one after another "
-             "(and bins 32 apart would share a bank)", size=13, color=HOT)
-    fig.text(x0 - 8, top + 44, "lanes", size=12, anchor="end", color=MUTED)
-    size, wx = 40, x0 + 16 * cell - 120
-    seen = [0] * 6
-    for l, v in enumerate(LANE_VALUES):
-        fig.circle(cx(l), top + 40, 7, fill=ACTIVE)
-        fig.arrow(cx(l), top + 47, spread(wx + v * size, size, hits[v], seen[v]), top + 89,
-                  color=HOT, width=1)
-        seen[v] += 1
-    fig.cells(wx, top + 90, 6, size, [HOT if h == max(hits) else HOT_LIGHT for h in hits],
-              [f"×{h}" for h in hits], label_size=13)
-    fig.text(wx - 8, top + 115, "words 0–5", size=12, anchor="end", color=MUTED)
+    # v4: one copy, word v in bank v % 32: different bins 32 apart meet in one bank. Lanes adding
+    # 1 to the same word are merged into one update (ATOMS.POPC.INC): no conflict.
+    top = 284
+    banks = [v % 32 for v in V4_VALUES]
+    words = [len({v for v in V4_VALUES if v % 32 == b}) for b in range(32)]
+    worst = max(words)
+    fig.text(16, top, "v4, one copy of 256 bins: word v is in bank v % 32", size=14, bold=True)
+    fig.text(16, top + 19, f"bins 32 apart share a bank: bank {words.index(worst)} serves {worst} "
+             "different words one after another (equal values merge into one update)", size=13,
+             color=HOT)
+    fig.text(x0 - 8, top + 46, "value", size=12, anchor="end", color=MUTED)
+    fig.text(x0 - 8, top + 118, "bank", size=12, anchor="end", color=MUTED)
+    for l, v in enumerate(V4_VALUES):
+        fig.text(cx(l), top + 46, str(v), size=12, anchor="middle", bold=True)
+        fig.arrow(cx(l), top + 52, cx(banks[l]), top + 98,
+                  color=HOT if words[banks[l]] == worst else GRID, width=1)
+    fig.cells(x0, top + 100, 32, cell, [HOT if w == worst else HOT_LIGHT if w > 1 else ACTIVE_LIGHT
+                                       if w else "white" for w in words],
+              [str(w) if w else "" for w in words], label_size=12)
     svgfig.save(fig, "lane_copies")
 
 
@@ -150,7 +155,7 @@ WARP_VALUES = [2, 17, 34, 2, 200, 91, 2, 66, 45, 120, 150, 7, 250, 34, 163, 2,
 
 def warp_copies():
     fig = svgfig.Figure(820, 412, "Warp copies: one histogram per warp, bank conflicts return")
-    header(fig, "v7: one copy per warp instead of per lane (a dead end)",
+    header(fig, "v7: one copy per warp instead of per lane (a loss)",
            "512 threads = 16 warps, each with its own B counters, one copy after another "
            "(B = 256 pixels here).")
     bx, by, bw, bh = 16, 84, 84, 16
@@ -169,15 +174,17 @@ def warp_copies():
     word = {}
     for v in WARP_VALUES:
         word[v] = word.get(v, 0) + 1
+    per_bank_of = lambda v: sum(1 for u in word if u % 32 == v % 32)
     for r in range(8):
         fills, labels = [], []
         for c in range(32):
             k = word.get(32 * r + c, 0)
-            fills.append(HOT if k > 1 else ACTIVE if k else ACTIVE_LIGHT)
+            fills.append(HOT if k and per_bank_of(32 * r + c) > 1 else ACTIVE if k else ACTIVE_LIGHT)
             labels.append(str(k) if k else "")
         fig.text(x0 - 6, y0 + r * cell + 14, f"{32 * r}–{32 * r + 31}", size=12, anchor="end")
         fig.cells(x0, y0 + r * cell, 32, cell, fills, labels)
-    per_bank = [sum(k for v, k in word.items() if v % 32 == c) for c in range(32)]
+    # lanes adding 1 to one word merge into one update; a bank serves its different words in turn
+    per_bank = [sum(1 for v in word if v % 32 == c) for c in range(32)]
     rows = [("bank", [str(c) for c in range(32)], MUTED),
             ("v7 per bank", [str(k) if k else "" for k in per_bank], INK),
             ("v5 per bank", ["1"] * 32, GOOD)]
@@ -189,10 +196,10 @@ def warp_copies():
             fig.text(cx(c), y, texts[c], size=12, anchor="middle", bold=hot or i == 2,
                      color=HOT if hot else color)
     notes(fig, 16, 364, [
-        "Numbers: the warp's lanes adding to that word (in a cell) or bank (below). Lanes with "
-        "equal values queue",
-        f"on one word again, and bins 32 apart share a bank: bank 2 serves {max(per_bank)} adds "
-        "one after another.",
+        "Numbers: the warp's lanes adding to that word (in a cell); below, the different words a "
+        "bank serves. Equal values",
+        f"merge into one update, but bins 32 apart share a bank again: bank {per_bank.index(max(per_bank))} "
+        f"serves {max(per_bank)} words one after another.",
         "The textbook remedy loses here: it spares contention between warps, which was never the "
         "limit."])
     svgfig.save(fig, "warp_copies")
