@@ -64,6 +64,7 @@ typedef struct {
     char *field[N_FIELDS];
     int ok; /* a row was parsed */
     char status[48];
+    char reason[256]; /* a refusing program's one line (exit 2), kept out of the table */
 } row;
 
 static int compare_programs(const void *a, const void *b)
@@ -107,8 +108,7 @@ static int list_programs(const char *dir, program *out)
         const int is_exercise = strncmp(e->d_name, "exercise_", 9) == 0 && n_only > 0;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if ((!is_version && !is_baseline && !is_exercise) || !wanted(e->d_name) ||
-            stat(path, &st) != 0 ||
-            !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+            stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
             continue;
         snprintf(out[count].name, sizeof out[count].name, "%s", e->d_name);
         out[count].version = is_version ? number : is_exercise ? 999 : 1000;
@@ -128,11 +128,14 @@ static int split_args(char *text, char **argv, int max)
     return count;
 }
 
-/* Runs one program with --csv and keeps the last line it printed; returns its exit status. */
+/* Runs one program with --csv and keeps the last line it printed; returns its exit status. Its
+   stderr is held back: a refusal's one line (exit 2) is kept in r->reason, not printed among the
+   tables; anything else it said is passed on once it has finished. */
 static int run_program(char **argv, row *r)
 {
     int fds[2];
-    if (pipe(fds) != 0) {
+    FILE *errors = tmpfile();
+    if (pipe(fds) != 0 || errors == NULL) {
         perror("cl_runner: pipe");
         exit(1);
     }
@@ -144,6 +147,7 @@ static int run_program(char **argv, row *r)
     if (pid == 0) {
         close(fds[0]);
         dup2(fds[1], STDOUT_FILENO);
+        dup2(fileno(errors), STDERR_FILENO);
         close(fds[1]);
         execv(argv[0], argv);
         fprintf(stderr, "cl_runner: cannot run %s: %s\n", argv[0], strerror(errno));
@@ -159,7 +163,18 @@ static int run_program(char **argv, row *r)
     fclose(f);
     int status = 0;
     waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    rewind(errors);
+    r->reason[0] = '\0';
+    while (fgets(line, sizeof line, errors) != NULL) {
+        if (code != 2)
+            fputs(line, stderr);
+        else if (r->reason[0] == '\0')
+            snprintf(r->reason, sizeof r->reason, "%.200s", line);
+    }
+    r->reason[strcspn(r->reason, "\r\n")] = '\0';
+    fclose(errors);
+    return code;
 }
 
 static int parse_row(row *r)
@@ -201,6 +216,11 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
     }
     if (first == NULL) {
         printf("\n(no program produced a row)\n");
+        for (int i = 0; i < n_programs; i++)
+            if (rows[i].reason[0] != '\0') { /* every program refused: say why, once */
+                printf("%s refuses this case: %s\n", programs[i].name, rows[i].reason);
+                break;
+            }
         return 0;
     }
     printf("\n%s  %s  on %s (cc %s, driver %s, CUDA %s), %s\n", first->field[F_LESSON],
