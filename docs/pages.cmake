@@ -20,7 +20,7 @@
 #       evidence file (docs/results/FILE) that matches REGEX, quoted
 #   <!--qv FILE "REGEX" [K] [fF]-->…<!--/qv-->         the same line's last field alone (a counter's
 #       value, for a sentence that names the counter in words), or with fF its field F (counted
-#       from 0, split at spaces and commas)
+#       from 0, split at spaces and commas), or with cC cell C of a markdown table row (from 1)
 #   <!--status-->…<!--/status-->                       "N of M goals met", from the page's goals
 #   a CASE written "sweep: CASE" in an m or goal marker is read from the lesson's sweep instead,
 #   one written "exercises: CASE" from its exercises' measurements (<lesson>-exercises.csv)
@@ -351,10 +351,10 @@ function(fill_markers content_var)
     string(REPLACE "${mark}" "${head}**${verdict}**: ${text} (${text_version})<!--/goal-->" content
            "${content}")
   endforeach()
-  string(REGEX MATCHALL "<!--qv? [^ ]+ \"[^\"]*\"( [0-9]+)?( f[0-9]+)?-->[^\n]*<!--/qv?-->" marks
+  string(REGEX MATCHALL "<!--qv? [^ ]+ \"[^\"]*\"( [0-9]+)?( [fc][0-9]+)?-->[^\n]*<!--/qv?-->" marks
          "${content}")
   foreach(mark IN LISTS marks)
-    string(REGEX MATCH "^<!--(qv?) ([^ ]+) \"([^\"]*)\"( [0-9]+)?( f[0-9]+)?-->" head "${mark}")
+    string(REGEX MATCH "^<!--(qv?) ([^ ]+) \"([^\"]*)\"( [0-9]+)?( [fc][0-9]+)?-->" head "${mark}")
     set(kind "${CMAKE_MATCH_1}")
     set(evidence "${ROOT}/docs/results/${CMAKE_MATCH_2}")
     set(regex "${CMAKE_MATCH_3}")
@@ -363,8 +363,10 @@ function(fill_markers content_var)
       string(STRIP "${CMAKE_MATCH_4}" nth)
     endif()
     set(field_index "")
+    set(field_kind "")
     if(CMAKE_MATCH_5)
-      string(REGEX REPLACE "^ f" "" field_index "${CMAKE_MATCH_5}")
+      string(SUBSTRING "${CMAKE_MATCH_5}" 1 1 field_kind)
+      string(SUBSTRING "${CMAKE_MATCH_5}" 2 -1 field_index)
     endif()
     if(NOT EXISTS "${evidence}")
       message(FATAL_ERROR "pages.cmake: ${LESSON}: no evidence file ${evidence}")
@@ -389,8 +391,15 @@ function(fill_markers content_var)
     list(GET lines ${nth} line)
     string(STRIP "${line}" line)
     string(REGEX REPLACE "  +" " " line "${line}")
-    if(kind STREQUAL "qv" AND NOT field_index STREQUAL "")
-      # the line's F-th field (1-based, split at spaces and commas): one value of a CSV-like row
+    if(kind STREQUAL "qv" AND field_kind STREQUAL "c")
+      # cell C of a markdown table row (counted from 1)
+      string(REGEX REPLACE "^\\|(.*)\\|$" "\\1" cells "${line}")
+      string(REPLACE "|" ";" cells "${cells}")
+      math(EXPR cell "${field_index} - 1")
+      list(GET cells ${cell} line)
+      string(STRIP "${line}" line)
+    elseif(kind STREQUAL "qv" AND NOT field_index STREQUAL "")
+      # the line's F-th field (split at spaces and commas): one value of a CSV-like row
       string(REGEX REPLACE "[ ,\t]+" ";" fields "${line}")
       list(GET fields ${field_index} line)
     elseif(kind STREQUAL "qv")
