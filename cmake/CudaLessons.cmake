@@ -108,6 +108,9 @@ endfunction()
 #   HARNESS main.cu reference.c        the lesson's harness, built once and linked into every program
 #   LIBRARIES ...                      libraries every program links (e.g. CUDA::cublas)
 #   RUN_CASES "--n 2^20" ...           the runner's cases (each becomes one table)
+#   HEADLINE_CASE "--n 2^28"           the case that the short `run` (README's main command) runs,
+#                                      with the core path of the lesson's pages and the library
+#                                      (default: the first of RUN_CASES)
 #   TEST_CASES name "args" ...         gpu tests: every program with these arguments
 #   LARGE_TEST_CASES name "args" ...   the same, run one at a time (big memory)
 #   SANITIZE_ARGS ...                  arguments for the compute-sanitizer runs (a small size)
@@ -131,7 +134,7 @@ endfunction()
 # Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
-  cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST" "NAME"
+  cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST" "NAME;HEADLINE_CASE"
                         "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;SANITIZE_MORE;BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES;EXERCISE_VERSIONS;EXERCISE_CASES"
                         ${ARGN})
   set(lesson ${L_NAME})
@@ -332,13 +335,41 @@ function(cuda_lessons_add_lesson)
   endif()
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_ARGS ${runner_args} "${bin_dir}")
+  # the short run: the headline case, the core path (the versions its pages mark "core"; every
+  # version where they mark none yet) and the library
+  set(headline "${L_HEADLINE_CASE}")
+  if(headline STREQUAL "")
+    list(GET L_RUN_CASES 0 headline)
+  endif()
+  file(GLOB pages CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/README.md"
+       "${CMAKE_CURRENT_SOURCE_DIR}/part[0-9]*-*.md")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${pages})
+  set(short_args "")
+  foreach(page IN LISTS pages)
+    file(READ "${page}" text)
+    string(REGEX MATCHALL "\n\\| `v[0-9]+_[a-z0-9_]+\\.cu` \\| core" cores "${text}")
+    foreach(core IN LISTS cores)
+      string(REGEX REPLACE "^.*`(v[0-9]+_[a-z0-9_]+)\\.cu`.*$" "\\1" core "${core}")
+      list(APPEND short_args --only "${core}")
+    endforeach()
+  endforeach()
+  if(short_args)
+    foreach(source IN LISTS programs)
+      if(source MATCHES "^baseline_")
+        get_filename_component(stem "${source}" NAME_WE)
+        list(APPEND short_args --only "${stem}")
+      endif()
+    endforeach()
+  endif()
+  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_SHORT_RUN_ARGS ${short_args} --case "${headline}"
+               "${bin_dir}")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RESULT_COMMANDS
                COMMAND $<TARGET_FILE:cl_runner> ${runner_args} --csv "${results_csv}" "${bin_dir}")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_TARGETS ${targets})
 endfunction()
 
-# After every lesson: `run` runs all runners one after another (never in parallel: they time the
-# GPU); `results` re-measures every lesson into docs/results/<lesson>.csv and regenerates the pages.
+# After every lesson: `run` and `run-all` run all runners one after another (never in parallel:
+# they time the GPU); `results` re-measures every lesson into docs/results/<lesson>.csv and regenerates the pages.
 # Deferred to the end of a directory that adds tests (cmake_language(DEFER)): the names of its
 # tests labelled gpu or sanitize join the global list (get_test_property sees only the tests of
 # the directory it is called from).
@@ -393,12 +424,18 @@ function(cuda_lessons_finish)
   # at the very end of the configuration, once every directory has listed its gpu tests
   cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _cl_gpu_tests_here)
   get_property(run_args GLOBAL PROPERTY CUDA_LESSONS_RUN_ARGS)
+  get_property(short_run_args GLOBAL PROPERTY CUDA_LESSONS_SHORT_RUN_ARGS)
   get_property(result_commands GLOBAL PROPERTY CUDA_LESSONS_RESULT_COMMANDS)
   get_property(targets GLOBAL PROPERTY CUDA_LESSONS_TARGETS)
-  # one runner call for every lesson, so that a machine without a GPU hears it once
-  add_custom_target(run COMMAND cl_runner --skip-ok ${run_args}
+  # one runner call for every lesson, so that a machine without a GPU hears it once: `run` the
+  # short default (each lesson's headline case, its core path and the library), `run-all` every
+  # version at every case
+  add_custom_target(run COMMAND cl_runner --skip-ok ${short_run_args}
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
-                    COMMENT "Running every lesson")
+                    COMMENT "Running each lesson's core path at its headline case (every version and case: run-all)")
+  add_custom_target(run-all COMMAND cl_runner --skip-ok ${run_args}
+                    DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
+                    COMMENT "Running every version of every lesson at every case")
   get_property(sweeps GLOBAL PROPERTY CUDA_LESSONS_SWEEPS)
   add_custom_target(sweep COMMENT "Every lesson's sweep (needs a GPU)")
   if(sweeps)

@@ -267,9 +267,41 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
     return 1;
 }
 
+/* Where several lessons run in one call (the `run` target): which one this is, said once its first
+   program has run (so that a machine without a device hears only the one line of why). */
+static int lesson_number = 0, lesson_total = 0;
+
+/* The number of different BIN_DIRs in ARGV (one given twice in a row, a sweep in parts, counts
+   once): the non-option arguments, each option's value skipped. */
+static int count_lessons(int argc, char **argv)
+{
+    int count = 0;
+    const char *last = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--case") == 0 || strcmp(a, "--csv") == 0 || strcmp(a, "--only") == 0) {
+            i++;
+            continue;
+        }
+        if (a[0] == '-')
+            continue;
+        if (last == NULL || strcmp(last, a) != 0)
+            count++;
+        last = a;
+    }
+    return count;
+}
+
 /* Runs every program of one lesson at each case; returns the failures, or -1 without a device. */
 static int run_lesson(const char *dir, char **cases, int n_cases, FILE *csv)
 {
+    static const char *last_dir = NULL;
+    int announce = 0;
+    if (last_dir == NULL || strcmp(last_dir, dir) != 0) {
+        lesson_number++;
+        announce = lesson_total > 1;
+    }
+    last_dir = dir;
     static program programs[MAX_PROGRAMS];
     static row rows[MAX_PROGRAMS];
     const int n_programs = list_programs(dir, programs);
@@ -297,6 +329,13 @@ static int run_lesson(const char *dir, char **cases, int n_cases, FILE *csv)
             const int status = run_program(args, &rows[i]);
             if (status == 77)
                 return -1;
+            if (announce) {
+                const char *name = strrchr(dir, '/');
+                printf("\n== lesson %d of %d: %s ==\n", lesson_number, lesson_total,
+                       name != NULL && name[1] != '\0' ? name + 1 : dir);
+                fflush(stdout);
+                announce = 0;
+            }
             /* A failed check still prints its row, then exits 1: keep the row, count the failure.
              */
             rows[i].ok = rows[i].line[0] != '\0' && parse_row(&rows[i]);
@@ -330,6 +369,7 @@ int main(int argc, char **argv)
     const char *csv_path = NULL;
     FILE *csv = NULL;
     opterr = 0;
+    lesson_total = count_lessons(argc, argv);
     while (optind < argc) {
         const int c = getopt_long(argc, argv, "+:", longopts, NULL);
         if (c == -1) {
