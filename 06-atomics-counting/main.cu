@@ -17,7 +17,11 @@
 static int parse_mean(const char *text, void *target, char *accepted, size_t len)
 {
     uint64_t value;
-    if (cl_parse_size(text, &value) != 0 || value > MAX_MEAN) {
+    if (cl_parse_size(text, &value) != 0) {
+        snprintf(accepted, len, "a whole count of floats, like 16, 4K or 2^20 (0 to 2^40)");
+        return -1;
+    }
+    if (value > MAX_MEAN) {
         snprintf(accepted, len, "a mean container length from 0 to 2^40");
         return -1;
     }
@@ -103,12 +107,19 @@ int main(int argc, char **argv)
     const size_t n = (size_t)opt.n;
     /* a first estimate (exact for fixed lengths) refuses sizes that cannot fit before any host
        allocation: 8 bytes of offset and mean floats per container */
-    const size_t estimate = cl_buffer_bytes(opt.n_text, opt.n + 1, 8 + 4 * mean);
-    cl_require_host_memory(opt.n_text, estimate);
+    /* the size is n and mean together: a refusal names --mean too where it is not the default */
+    char size_text[96];
+    if (mean == 16)
+        snprintf(size_text, sizeof size_text, "%s", opt.n_text);
+    else
+        snprintf(size_text, sizeof size_text, "%s --mean %llu", opt.n_text,
+                 (unsigned long long)mean);
+    const size_t estimate = cl_buffer_bytes(size_text, opt.n + 1, 8 + 4 * mean);
+    cl_require_host_memory(size_text, estimate);
 
     cl_bench bench;
     cl_bench_open(&bench, "06-atomics-counting", argv[0], &opt);
-    cl_require_device_memory(&bench.dev, opt.n_text, estimate);
+    cl_require_device_memory(&bench.dev, size_text, estimate);
 
     size_t *offsets = (size_t *)cl_host_alloc(opt.n_text, (n + 1) * sizeof *offsets, "the offsets");
     const uint64_t total = fill_offsets(offsets, n, (length_dist)lengths.value, mean, opt.seed);
