@@ -1,6 +1,7 @@
 # cuda-lessons build plumbing: GPU architectures, the common library, and one function that turns a
 # lesson folder into executables, tests and a runner target.
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/CourseSteps.cmake")
 
 # ---- Architectures (must be decided before project() enables CUDA) ------------------------------
 # A user with a GPU gets code for that GPU without naming it; a machine with no GPU (CI) builds
@@ -347,10 +348,11 @@ function(cuda_lessons_add_lesson)
   set(short_args "")
   foreach(page IN LISTS pages)
     file(READ "${page}" text)
-    string(REGEX MATCHALL "\n\\| `v[0-9]+_[a-z0-9_]+\\.cu` \\| core" cores "${text}")
-    foreach(core IN LISTS cores)
-      string(REGEX REPLACE "^.*`(v[0-9]+_[a-z0-9_]+)\\.cu`.*$" "\\1" core "${core}")
-      list(APPEND short_args --only "${core}")
+    cl_page_versions(rows "${text}")
+    foreach(row IN LISTS rows)
+      if(row MATCHES "^([^|]+)\\|core$")
+        list(APPEND short_args --only "${CMAKE_MATCH_1}")
+      endif()
     endforeach()
   endforeach()
   if(short_args)
@@ -369,7 +371,8 @@ function(cuda_lessons_add_lesson)
 endfunction()
 
 # After every lesson: `run` and `run-all` run all runners one after another (never in parallel:
-# they time the GPU); `results` re-measures every lesson into docs/results/<lesson>.csv and regenerates the pages.
+# they time the GPU); `results` re-measures every lesson into docs/results/<lesson>.csv and
+# regenerates the pages.
 # Deferred to the end of a directory that adds tests (cmake_language(DEFER)): the names of its
 # tests labelled gpu or sanitize join the global list (get_test_property sees only the tests of
 # the directory it is called from).

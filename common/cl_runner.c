@@ -271,20 +271,27 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
    program has run (so that a machine without a device hears only the one line of why). */
 static int lesson_number = 0, lesson_total = 0;
 
+/* The runner's options, for getopt_long and for count_lessons. */
+static const struct option longopts[] = {
+    {"case", required_argument, NULL, 'c'}, {"csv", required_argument, NULL, 'o'},
+    {"skip-ok", no_argument, NULL, 's'},    {"only", required_argument, NULL, 'p'},
+    {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0}};
+
 /* The number of different BIN_DIRs in ARGV (one given twice in a row, a sweep in parts, counts
-   once): the non-option arguments, each option's value skipped. */
+   once): the non-option arguments, the value of each option that takes one skipped. */
 static int count_lessons(int argc, char **argv)
 {
     int count = 0;
     const char *last = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--case") == 0 || strcmp(a, "--csv") == 0 || strcmp(a, "--only") == 0) {
-            i++;
+        if (a[0] == '-') {
+            for (const struct option *o = longopts; o->name != NULL; o++)
+                if (strncmp(a, "--", 2) == 0 && strcmp(a + 2, o->name) == 0 &&
+                    o->has_arg == required_argument)
+                    i++; /* "--case ARGS": ARGS is no BIN_DIR ("--case=ARGS" is one word) */
             continue;
         }
-        if (a[0] == '-')
-            continue;
         if (last == NULL || strcmp(last, a) != 0)
             count++;
         last = a;
@@ -360,10 +367,6 @@ static int run_lesson(const char *dir, char **cases, int n_cases, FILE *csv)
 
 int main(int argc, char **argv)
 {
-    static struct option longopts[] = {
-        {"case", required_argument, NULL, 'c'}, {"csv", required_argument, NULL, 'o'},
-        {"skip-ok", no_argument, NULL, 's'},    {"only", required_argument, NULL, 'p'},
-        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0}};
     char *cases[MAX_CASES];
     int n_cases = 0, skip_ok = 0, lessons = 0, failures = 0;
     const char *csv_path = NULL;
