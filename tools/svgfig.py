@@ -23,6 +23,7 @@ HOT = "#e0793a"  # a conflict, a stall, a cost
 HOT_LIGHT = "#f8d7c1"
 GOOD = "#3f9e5a"  # the fix, a result that is done
 GOOD_LIGHT = "#cfe8d6"
+MUTED = "#666666"  # secondary text
 SHADES = ["#c9dcf3", "#f8d7c1", "#cfe8d6", "#e6d3f0", "#f5ecb8", "#d9d9d9", "#bfe3e6", "#f3c9d8"]
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
@@ -98,6 +99,18 @@ class Figure:
             f'<rect width="100%" height="100%" fill="white"/>\n'
         )
         return head + "\n".join(self.items) + "\n</svg>\n"
+
+
+def header(fig, title, subtitle):
+    """A figure's bold title and its one-line subtitle, at the top left."""
+    fig.text(16, 26, title, size=16, bold=True)
+    fig.text(16, 47, subtitle, size=13, color=MUTED)
+
+
+def notes(fig, x, y, lines, size=13, step=18, color=INK):
+    """Lines of text from (x, y) down, step units apart."""
+    for k, line in enumerate(lines):
+        fig.text(x, y + k * step, line, size=size, color=color)
 
 
 def save(fig, name):

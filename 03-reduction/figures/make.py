@@ -4,15 +4,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import svgfig  # noqa: E402
-from svgfig import ACTIVE, ACTIVE_LIGHT, GOOD, GOOD_LIGHT, GRID, HOT, HOT_LIGHT, IDLE, INK  # noqa: E402
-
-MUTED = "#666666"  # secondary text
-
-
-def header(fig, title, subtitle):
-    fig.text(16, 26, title, size=16, bold=True)
-    fig.text(16, 47, subtitle, size=13, color=MUTED)
-
+from svgfig import ACTIVE, ACTIVE_LIGHT, GOOD, GOOD_LIGHT, GRID, HOT, HOT_LIGHT, IDLE, INK, MUTED, header  # noqa: E402
 
 # 1. Interleaved (v1) and sequential (v3) trees over a toy block of 16.
 def tree_panel(fig, x, title, test, strides, active, notes):

@@ -4,20 +4,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import svgfig  # noqa: E402
-from svgfig import ACTIVE, ACTIVE_LIGHT, GOOD, GOOD_LIGHT, GRID, HOT, HOT_LIGHT, IDLE, INK  # noqa: E402
-
-MUTED = "#666666"  # secondary text
-
-
-def header(fig, title, subtitle):
-    fig.text(16, 26, title, size=16, bold=True)
-    fig.text(16, 47, subtitle, size=13, color=MUTED)
-
-
-def notes(fig, x, y, lines, size=13, step=18, color=INK):
-    for k, line in enumerate(lines):
-        fig.text(x, y + k * step, line, size=size, color=color)
-
+from svgfig import ACTIVE, ACTIVE_LIGHT, GOOD, GOOD_LIGHT, GRID, HOT, HOT_LIGHT, IDLE, INK, MUTED, header, notes  # noqa: E402
 
 def spread(x, width, k, j):
     """The x of the j-th of k arrow heads that share a target of this width."""

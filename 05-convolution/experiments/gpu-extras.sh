@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Lesson 05's GPU evidence for its page, run by tools/gpu-check.sh: why v4 collapses at K = 127
 # (ncu's stall reasons for v4 against v5), what v6, v7 and v8 each change (bank conflicts, stalls,
-# instructions), the algorithm cuDNN picks for each runner case, the time v10 spends copying
-# against multiplying, v11-v14 against cuBLAS's kernel, v14 against v15 on a narrow layer and
-# against v16 on a wide one, memcheck on the course notes' unguarded kernel, the throughput against
+# instructions), the algorithm cuDNN picks for each runner case, the time v13 spends copying
+# against multiplying, v14-v17 against cuBLAS's kernel, v17 against v18's pick on a narrow and on
+# a wide layer, memcheck on the course notes' unguarded kernel, the throughput against
 # the mask width, and the register-bank conflicts of the FFMAs (v8 against v9). Writes
 # docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,cudnn-layer,ncu-im2col,seed-unguarded,
 # ncu-implicit,ncu-narrow,ncu-wide,spread,vs-mask,ffma-banks}.txt.
@@ -66,16 +66,16 @@ if part cudnn-layer && [ -n "$repro" ] && [ -x "$repro" ]; then
   tail -1 "$results/05-convolution-cudnn-layer.txt"
 fi
 
-# v10: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
+# v13: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
 part im2col && {
-  cl_ncu_header "v10_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
+  cl_ncu_header "v13_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
   for args in "--n 16384 --mask 7 --channels 64 --batch 16" \
     "--n 16384 --mask 3 --channels 128 --batch 16" "--n 2^24 --mask 7" "--n 2^24 --mask 127"; do
     echo "## $args"
     # shellcheck disable=SC2086
     CL_NCU_LAUNCHES=2 cl_ncu_run -k regex:"im2col|gemm|gemv|Kernel" \
       --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      -- "$bin/v10_im2col_gemm" $args --repeat 1 --warmup 0 --no-check
+      -- "$bin/v13_im2col_gemm" $args --repeat 1 --warmup 0 --no-check
   done
 } > "$results/05-convolution-ncu-im2col.txt" && cat "$results/05-convolution-ncu-im2col.txt"
 
@@ -89,41 +89,41 @@ part seed && {
     awk '/ERROR SUMMARY|launched/ {print; next} n < 9 {print; n++}'
 } > "$results/05-convolution-seed-unguarded.txt" && cat "$results/05-convolution-seed-unguarded.txt"
 
-# v11-v14 against cuBLAS's kernel in v10 on the C = 128, K = 3 layer: issue and stall reasons
+# v14-v17 against cuBLAS's kernel in v13 on the C = 128, K = 3 layer: issue and stall reasons
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
 for stall in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait not_selected math_pipe_throttle; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
 part implicit && {
   cl_ncu_header "--n 16384 --mask 3 --channels 128 --batch 16"
-  for v in v11_implicit_gemm v12_small_tiles v13_fast_index v14_transposed_weights; do
+  for v in v14_implicit_gemm v15_small_tiles v16_fast_index v17_transposed_weights; do
     echo "## $v"
     cl_ncu conv_implicit "$metrics" "$bin/$v" --n 16384 --mask 3 --channels 128 --batch 16
   done
-  echo "## v14_transposed_weights: its second launch, the transposition of the weights"
-  cl_ncu transpose gpu__time_duration.sum "$bin/v14_transposed_weights" --n 16384 --mask 3 \
+  echo "## v17_transposed_weights: its second launch, the transposition of the weights"
+  cl_ncu transpose gpu__time_duration.sum "$bin/v17_transposed_weights" --n 16384 --mask 3 \
     --channels 128 --batch 16
-  echo "## v10_im2col_gemm: cuBLAS's kernel"
-  cl_ncu gemm "$metrics" "$bin/v10_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
+  echo "## v13_im2col_gemm: cuBLAS's kernel"
+  cl_ncu gemm "$metrics" "$bin/v13_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
 } > "$results/05-convolution-ncu-implicit.txt" && cat "$results/05-convolution-ncu-implicit.txt"
 
-# a narrow layer: the FMAs v14's 64-row tile spends on rows the layer does not have, against v15's
+# a narrow layer: the FMAs v17's 64-row tile spends on rows the layer does not have, against v18's
 part narrow && {
   cl_ncu_header "--n 16384 --mask 7 --channels 32 --batch 16"
-  for v in v14_transposed_weights v15_narrow_tiles; do
+  for v in v17_transposed_weights v18_tile_per_shape; do
     echo "## $v"
-    cl_ncu conv_implicit "$metrics,gpu__time_duration.sum" "$bin/$v" --n 16384 --mask 7 \
+    cl_ncu "conv_implicit|conv_rows" "$metrics,gpu__time_duration.sum" "$bin/$v" --n 16384 --mask 7 \
       --channels 32 --batch 16
   done
 } > "$results/05-convolution-ncu-narrow.txt" && cat "$results/05-convolution-ncu-narrow.txt"
 
-# a wide layer: v14's 64-row tiles against v16's 128 rows and 16-deep slices (the copies and
+# a wide layer: v17's 64-row tiles against v18's 128 rows and 16-deep slices (the copies and
 # barriers per FMA)
 part wide && {
   cl_ncu_header "--n 16384 --mask 7 --channels 128 --batch 16"
-  for v in v14_transposed_weights v16_wide_tiles; do
+  for v in v17_transposed_weights v18_tile_per_shape; do
     echo "## $v"
-    cl_ncu conv_implicit "$metrics" "$bin/$v" --n 16384 --mask 7 --channels 128 --batch 16
+    cl_ncu "conv_implicit|conv_rows" "$metrics" "$bin/$v" --n 16384 --mask 7 --channels 128 --batch 16
   done
 } > "$results/05-convolution-ncu-wide.txt" && cat "$results/05-convolution-ncu-wide.txt"
 
@@ -172,7 +172,7 @@ part banks && {
   echo "# cuobjdump -sass, sm_90: each kernel's FFMAs (static count) and those that read two"
   echo "# registers of one bank from the register file (tools/sass.sh, cl_sass_ffma_banks)"
   for v in v5_shared_taps v6_contiguous_lanes v7_pipelined v8_unrolled_taps v9_split_sums \
-    v11_implicit_gemm v12_small_tiles v13_fast_index v14_transposed_weights; do
+    v14_implicit_gemm v15_small_tiles v16_fast_index v17_transposed_weights; do
     cl_sass_ffma_banks "$bin/$v" | grep -v fma_probe | sed "s/^/$v: /"
   done
   echo "the FP32 probe (common/cl_ceilings.cu), in every program:"

@@ -5,9 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import svgfig  # noqa: E402
-from svgfig import ACTIVE, ACTIVE_LIGHT, GOOD, GRID, HOT, HOT_LIGHT, IDLE, INK  # noqa: E402
-
-MUTED = "#666666"  # secondary text
+from svgfig import ACTIVE, ACTIVE_LIGHT, GOOD, GRID, HOT, HOT_LIGHT, IDLE, INK, MUTED  # noqa: E402
 
 
 def header(fig, title, subtitle):

@@ -1,6 +1,6 @@
 /**
- * @file v10_im2col_gemm.cu
- * @brief v10: a new path — the layer with many channels as a matrix product, starting again from
+ * @file v13_im2col_gemm.cu
+ * @brief v13: a new path — the layer with many channels as a matrix product, starting again from
  * v1's problem statement. im2col copies, for every output position i, the
  * C·K inputs its dot product reads into column i of a (C·K) × L matrix; then one SGEMM per batch
  * (cuBLAS, plain FP32, no TF32) multiplies the C_out × (C·K) weights by it. All the cleverness is

@@ -1,29 +1,32 @@
 /**
- * @file v13_fast_index.cu
- * @brief v13: v12 with the im2col row split into (input channel, tap) by a multiply-high instead of
- * a division by the run-time mask width.
+ * @file v14_implicit_gemm.cu
+ * @brief v14: v13 without the im2col copy — implicit GEMM: the B tile is copied straight from the
+ * input rows, shifted per tap.
  *
- * Every k step each thread copies two 4-float groups of the B tile, and for each it needs the
- * input channel ci = ck / K and tap j = ck − ci·K of its im2col row ck. K is known only at run
- * time, so `/` compiles to an inline integer division (a float reciprocal, multiplies and a
- * correction, a dozen-odd instructions each, two per k step for each thread, against 512 FFMAs:
- * the page counts them in v12's SASS). A compile-time divisor gets a multiply-high from the
- * compiler (lesson 07's claims table shows it); the same works at run time: with m = ⌈2^31 / K⌉
- * computed once on the host (2^31, not 2^32, so that K = 1 still fits in 32 bits), e = m·K − 2^31
- * < K, and ck / K = umulhi(2·ck, m) exactly while ck · e < 2^31 — here ck < C·K + 8 ≤ 2^19 + 8
- * and e < 511, so the product stays below 2^28.
+ * The SGEMM kernel is lesson 02's v10 (128 × 256 tiles, 16 × 8 outputs per thread, cp.async double
+ * buffering, operands read one k ahead); only the loads of its B tile change: row ck = ci·K + j,
+ * column i of the im2col matrix is x[b][ci][i + j − r], so each row of a B tile is a contiguous
+ * (shifted) run of one input row, copied straight from x into shared memory. Nothing is written to
+ * a workspace, and the K-fold copy of v13 is gone.
+ *
+ * A row's shift j − r makes its start 16-byte aligned only when it is a multiple of 4: such rows
+ * go in 16-byte copies, the others in four 4-byte ones (the 32 threads of a warp copy one row, so
+ * the choice never splits a warp). Tiles at the ends of the signal (where the shift reaches past
+ * them) and past the weights' last row or column take checked loads with zero padding. The tile
+ * is 128 output channels tall: at C = 64 half of it multiplies zeros, and with one channel nearly
+ * all of it — a kernel for C ≥ 128, correct but slow elsewhere.
  */
 #include <cuda_pipeline.h>
 
 #include "cl_cuda_check.h"
 #include "conv.h"
 
-#define BM           64
-#define BN           128
-#define TM           8 /* rows per thread: 2 groups of 4, 16 apart */
-#define WARP_M       32
-#define WARPS_N      2 /* 2 × 2 warps of 32 × 64: 128 threads */
-#define MIN_BLOCKS   4 /* 120 registers: four blocks per SM */
+#define BM           128
+#define BN           256
+#define TM           16 /* rows per thread: 4 groups of 4, 16 apart */
+#define WARP_M       64
+#define WARPS_N      4 /* 2 × 4 warps of 64 × 64: 256 threads */
+#define MIN_BLOCKS   1 /* 223 registers: one block per SM */
 #define BK           8
 #define TN           8 /* columns per thread: 2 groups of 4, 32 apart */
 #define WARP_N       64
@@ -40,7 +43,7 @@ typedef struct {
     int out_channels;      /* m: rows of the product */
     int depth;             /* k = C·K: the dot product's length */
     int mask;              /* K */
-    unsigned mask_inverse; /* ⌈2^31 / K⌉, for a version that divides by multiplying (v13) */
+    unsigned mask_inverse; /* ⌈2^31 / K⌉, for a version that divides by multiplying (v16) */
     size_t length;         /* n = L */
 } layer;
 
@@ -62,10 +65,10 @@ static __device__ __forceinline__ void fragments(const float *ta, const float *t
     }
 }
 
-/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is above). */
+/* K is known only at run time: an integer division routine. */
 static __device__ int channel_of(int ck, const layer *g)
 {
-    return (int)__umulhi(2u * (unsigned)ck, g->mask_inverse);
+    return ck / g->mask;
 }
 
 typedef struct {

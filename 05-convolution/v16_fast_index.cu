@@ -1,37 +1,36 @@
 /**
- * @file v16_wide_tiles.cu
- * @brief v16: v15 with tiles of 128 output channels instead of 32, and k slices of 16 instead of
- * 8: for wide layers (C ≥ 128).
+ * @file v16_fast_index.cu
+ * @brief v16: v15 with the im2col row split into (input channel, tap) by a multiply-high instead of
+ * a division by the run-time mask width.
  *
- * A tile's B part, its 8 rows of the im2col matrix, is copied by every block on the same columns:
- * C / BM blocks copy it, each for its own BM output channels. The copies are the cost the FMAs do
- * not hide here: most are four 4-byte cp.async with their address arithmetic, because a row of
- * tap j starts j − r floats off a 16-byte boundary. With 128 rows a layer of 128 channels copies
- * each input slice once instead of twice (v14) or four times (v15); the block is 4 × 2 warps of
- * 32 × 64 (256 threads, each still 8 × 8 outputs), two blocks per SM at 120 registers. The second
- * change: a block of 8 warps waits at its barrier for the slowest of 8, once per slice, and a
- * slice 16 deep halves the barriers per FMA (33 KB of shared memory for the two stages). Each
- * change alone measured well short of the two together (the tries). A layer of 64 channels
- * computes half a tile of zeros, so below 128 channels v14 and v15 stay the faster (the sweep).
+ * Every k step each thread copies two 4-float groups of the B tile, and for each it needs the
+ * input channel ci = ck / K and tap j = ck − ci·K of its im2col row ck. K is known only at run
+ * time, so `/` compiles to an inline integer division (a float reciprocal, multiplies and a
+ * correction, a dozen-odd instructions each, two per k step for each thread, against 512 FFMAs:
+ * the page counts them in v15's SASS). A compile-time divisor gets a multiply-high from the
+ * compiler (lesson 07's claims table shows it); the same works at run time: with m = ⌈2^31 / K⌉
+ * computed once on the host (2^31, not 2^32, so that K = 1 still fits in 32 bits), e = m·K − 2^31
+ * < K, and ck / K = umulhi(2·ck, m) exactly while ck · e < 2^31 — here ck < C·K + 8 ≤ 2^19 + 8
+ * and e < 511, so the product stays below 2^28.
  */
 #include <cuda_pipeline.h>
 
 #include "cl_cuda_check.h"
 #include "conv.h"
 
-#define BM           128
+#define BM           64
 #define BN           128
 #define TM           8 /* rows per thread: 2 groups of 4, 16 apart */
 #define WARP_M       32
-#define WARPS_N      2 /* 4 × 2 warps of 32 × 64: 256 threads */
-#define MIN_BLOCKS   2 /* 120 registers × 256 threads: two blocks per SM */
-#define BK           16
+#define WARPS_N      2 /* 2 × 2 warps of 32 × 64: 128 threads */
+#define MIN_BLOCKS   4 /* 120 registers: four blocks per SM */
+#define BK           8
 #define TN           8 /* columns per thread: 2 groups of 4, 32 apart */
 #define WARP_N       64
 #define THREADS      (BM * BN / (TM * TN))
 #define STAGES       2
-#define A_COPIES     (BM * BK / 4 / THREADS) /* 16-byte copies of the weights per thread per step */
-#define A_ROWS_APART (THREADS / (BM / 4))    /* ... BM / 4 threads to a row of k */
+#define A_COPIES     (BM * BK / THREADS) /* 4-byte copies of the weights per thread per step */
+#define A_ROWS_APART (THREADS / BK)
 #define B_COPIES     (BK * BN / 4 / THREADS) /* 4-float groups of the input per thread per step */
 #define B_ROWS_APART (THREADS / (BN / 4))
 #define A_STRIDE     (BM + 4)
@@ -41,7 +40,7 @@ typedef struct {
     int out_channels;      /* m: rows of the product */
     int depth;             /* k = C·K: the dot product's length */
     int mask;              /* K */
-    unsigned mask_inverse; /* ⌈2^31 / K⌉, for a version that divides by multiplying (v13) */
+    unsigned mask_inverse; /* ⌈2^31 / K⌉, for a version that divides by multiplying (v16) */
     size_t length;         /* n = L */
 } layer;
 
@@ -63,7 +62,7 @@ static __device__ __forceinline__ void fragments(const float *ta, const float *t
     }
 }
 
-/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is in v13's header). */
+/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is above). */
 static __device__ int channel_of(int ck, const layer *g)
 {
     return (int)__umulhi(2u * (unsigned)ck, g->mask_inverse);
@@ -81,22 +80,17 @@ static __device__ __forceinline__ void copy_step(stage_tiles *tiles, int s, int 
                                                  size_t block_col, int a_inside, int b_inside)
 {
     float *ta = tiles->a[s], *tb = tiles->b[s];
-    /* w is C·K × C_out here: the tile's row k is BM consecutive output channels, as in shared */
-    const int a_k = threadIdx.x / (BM / 4), a_row = threadIdx.x % (BM / 4) * 4;
+    const int a_row = threadIdx.x / BK, a_k = threadIdx.x % BK;
     const int b_row = threadIdx.x / (BN / 4), b_col = threadIdx.x % (BN / 4) * 4;
     const size_t r = (size_t)(g->mask - 1) / 2;
 #pragma unroll
     for (int l = 0; l < A_COPIES; l++) {
-        const int row = block_row + a_row, col = t + a_k + l * A_ROWS_APART;
-        float *dst = &ta[(a_k + l * A_ROWS_APART) * A_STRIDE + a_row];
-        if (a_inside) {
-            __pipeline_memcpy_async(dst, w + (size_t)col * g->out_channels + row, 16);
-        } else {
-            for (int q = 0; q < 4; q++)
-                dst[q] = row + q < g->out_channels && col < g->depth
-                             ? w[(size_t)col * g->out_channels + row + q]
-                             : 0.0f;
-        }
+        const int row = block_row + a_row + l * A_ROWS_APART, col = t + a_k;
+        float *dst = &ta[a_k * A_STRIDE + a_row + l * A_ROWS_APART];
+        if (a_inside)
+            __pipeline_memcpy_async(dst, w + (size_t)row * g->depth + col, 4);
+        else
+            *dst = row < g->out_channels && col < g->depth ? w[(size_t)row * g->depth + col] : 0.0f;
     }
 #pragma unroll
     for (int l = 0; l < B_COPIES; l++) {
@@ -142,8 +136,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             acc[i][q] = 0.0f;
     /* the whole tile's inputs, shifted by up to r either way, lie inside the row */
     const int columns_inside = block_col >= r && block_col + BN + r <= g.length;
-    /* (transposed weights: a 16-byte copy also needs C_out % 4 == 0 to stay aligned) */
-    const int rows_inside = block_row + BM <= g.out_channels && g.out_channels % 4 == 0;
+    const int rows_inside = block_row + BM <= g.out_channels;
     const int steps = (g.depth + BK - 1) / BK;
     for (int s = 0; s < STAGES - 1; s++) {
         if (s < steps) {
@@ -189,16 +182,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 
 size_t conv_workspace_bytes(const conv_shape *s)
 {
-    return (size_t)s->channels * (size_t)s->channels * (size_t)s->mask * sizeof(float);
-}
-
-/* wt[k][co] = w[co][k]. C·C·K floats, 192 KB at C = 128, K = 3: a few microseconds per call, left
-   simple (the writes are strided by C_out). */
-__global__ void transpose_weights(const float *w, float *wt, int out_channels, int depth)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x, co = blockIdx.y;
-    if (k < depth)
-        wt[(size_t)k * out_channels + co] = w[(size_t)co * depth + k];
+    (void)s;
+    return 0;
 }
 
 void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void *workspace,
@@ -209,11 +194,7 @@ void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void 
     const layer g = {s->channels, s->channels * s->mask, s->mask, inverse, s->length};
     const dim3 grid((unsigned)((s->length + BN - 1) / BN), (unsigned)((s->channels + BM - 1) / BM),
                     (unsigned)s->batch);
-    float *wt = (float *)workspace;
-    transpose_weights<<<dim3((unsigned)((g.depth + 255) / 256), (unsigned)g.out_channels), 256, 0,
-                        stream>>>(w, wt, g.out_channels, g.depth);
-    CL_LAUNCH_CHECK("transpose_weights");
-    w = wt;
+    (void)workspace;
     conv_implicit_gemm<<<grid, THREADS, 0, stream>>>(w, x, y, g);
     CL_LAUNCH_CHECK("conv_implicit_gemm");
 }

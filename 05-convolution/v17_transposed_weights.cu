@@ -1,28 +1,31 @@
 /**
- * @file v15_narrow_tiles.cu
- * @brief v15: v14 with tiles of 32 output channels instead of 64, and eight blocks per SM: for
- * narrow layers (C ≤ 32).
+ * @file v17_transposed_weights.cu
+ * @brief v17: v16 with the weights transposed once per call into the workspace, so that each
+ * thread copies its part of the A tile with one 16-byte cp.async per k step instead of four 4-byte
+ * ones.
  *
- * A block of v14 computes 64 output channels × 128 positions. A layer of 16 channels fills a
- * quarter of those rows and a layer of 32 half; the other rows multiply weights loaded as zeros
- * (past C_out) and are never stored, so three quarters or half of the FMAs are wasted. With 32
- * rows the block is 1 × 2 warps of 32 × 64, each thread still 8 × 8 outputs: a layer of 32
- * channels wastes nothing, one of 16 half as much. The block needs half the threads and shared
- * memory, and eight blocks fit on an SM (120 registers × 64 threads). The price: each copied input
- * tile now feeds 32 rows instead of 64, twice the copies per FMA, so from 64 channels on v14 stays
- * the faster (the sweep).
+ * The A tile sits in shared memory transposed (a row of k holds BM output channels) so that a
+ * thread reads its 8 weights of a k as two 16-byte loads. From w as stored (C_out × C·K,
+ * row-major) the 4 weights a thread copies are 4 rows apart in shared memory, and cp.async cannot
+ * scatter: four 4-byte copies. From wt = wᵀ (C·K × C_out) they are 4 consecutive floats both in
+ * global and in shared memory: one 16-byte copy, three fewer copy instructions and their address
+ * arithmetic per thread per k step (of about 50 besides 512 FFMAs). The transposition is a second
+ * launch on the stream, C·C·K floats read and written (192 KB at C = 128, K = 3): a few
+ * microseconds, counted in every timed call. The same change on v7's direct path, whose
+ * misaligned 4-byte input copies dominated, bought little (the tries); here the inputs are copied
+ * as v16 copies them and the weights' copies are what is left.
  */
 #include <cuda_pipeline.h>
 
 #include "cl_cuda_check.h"
 #include "conv.h"
 
-#define BM           32
+#define BM           64
 #define BN           128
 #define TM           8 /* rows per thread: 2 groups of 4, 16 apart */
 #define WARP_M       32
-#define WARPS_N      2 /* 1 × 2 warps of 32 × 64: 64 threads */
-#define MIN_BLOCKS   8 /* 120 registers × 64 threads: eight blocks per SM */
+#define WARPS_N      2 /* 2 × 2 warps of 32 × 64: 128 threads */
+#define MIN_BLOCKS   4 /* 115 registers: four blocks per SM */
 #define BK           8
 #define TN           8 /* columns per thread: 2 groups of 4, 32 apart */
 #define WARP_N       64
@@ -39,7 +42,7 @@ typedef struct {
     int out_channels;      /* m: rows of the product */
     int depth;             /* k = C·K: the dot product's length */
     int mask;              /* K */
-    unsigned mask_inverse; /* ⌈2^31 / K⌉, for a version that divides by multiplying (v13) */
+    unsigned mask_inverse; /* ⌈2^31 / K⌉, for a version that divides by multiplying (v16) */
     size_t length;         /* n = L */
 } layer;
 
@@ -61,7 +64,7 @@ static __device__ __forceinline__ void fragments(const float *ta, const float *t
     }
 }
 
-/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is in v13's header). */
+/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is in v16's header). */
 static __device__ int channel_of(int ck, const layer *g)
 {
     return (int)__umulhi(2u * (unsigned)ck, g->mask_inverse);
