@@ -12,7 +12,6 @@
  * elements or more is refused with one line and exit 2 (the runner shows n/a).
  */
 #include "cl_cuda_check.h"
-#include "cl_options.h"
 #include "conv.h"
 
 #include <cudnn.h>
@@ -71,16 +70,18 @@ static void tear_down(void)
     cudnnDestroy(state.handle);
 }
 
-static void set_up(const conv_shape *s)
+/* cuDNN's descriptors take int sizes: the harness asks before it opens the device. */
+const char *conv_refuses(const conv_shape *s)
 {
     const double elements = (double)s->batch * s->channels * (double)s->length;
-    if (elements > (double)INT_MAX || s->length > (size_t)INT_MAX) {
-        char value[32];
-        snprintf(value, sizeof value, "%zu", s->length);
-        cl_bad_input("n", value,
-                     "cuDNN's descriptors take int sizes: batch x channels x n must stay below "
-                     "2^31 for this baseline");
-    }
+    if (elements > (double)INT_MAX || s->length > (size_t)INT_MAX)
+        return "cuDNN's descriptors take int sizes: batch x channels x n must stay below 2^31 for "
+               "this baseline";
+    return NULL;
+}
+
+static void set_up(const conv_shape *s)
+{
     const int n = s->batch, c = s->channels, k = s->mask, l = (int)s->length;
     CUDNN_CHECK(cudnnCreate(&state.handle));
     atexit(tear_down);

@@ -44,6 +44,13 @@ void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void 
  */
 int conv_uses_split_tf32(void);
 
+/**
+ * Optional: a program that cannot take some shapes defines it to return why (one line), NULL for
+ * a shape it takes. The harness refuses such a shape with that line and exit code 2 before it
+ * opens the device, so the answer is the same with or without a GPU.
+ */
+const char *conv_refuses(const conv_shape *s);
+
 /* ---- The CPU side, in reference.c ----------------------------------------------------------- */
 
 /** How the inputs are drawn (--dist). */

@@ -16,6 +16,8 @@
 
 /* Declared weak: only a version on the tensor cores defines it (conv.h). */
 int conv_uses_split_tf32(void) __attribute__((weak));
+/* Declared weak too: only a program with limits of its own defines it (the cuDNN baseline). */
+const char *conv_refuses(const conv_shape *s) __attribute__((weak));
 
 /* Up to this many multiply-adds the check recomputes every output; above, the first and last 2K
    outputs of up to EDGE_ROWS rows (where the zero padding and partial tiles live) and
@@ -149,6 +151,11 @@ int main(int argc, char **argv)
     const size_t signal_bytes = cl_buffer_bytes(opt.n_text, opt.n * rows, sizeof(float));
     const size_t weight_bytes =
         (size_t)shape.channels * (size_t)shape.channels * (size_t)shape.mask * sizeof(float);
+    if (conv_refuses != NULL && conv_refuses(&shape) != NULL) {
+        char length[32];
+        snprintf(length, sizeof length, "%zu", shape.length);
+        cl_bad_input("n", length, conv_refuses(&shape));
+    }
     cl_require_host_memory(opt.n_text, 2 * signal_bytes + weight_bytes);
 
     cl_bench bench;
