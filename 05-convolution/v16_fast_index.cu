@@ -6,8 +6,8 @@
  * Every k step each thread copies two 4-float groups of the B tile, and for each it needs the
  * input channel ci = ck / K and tap j = ck − ci·K of its im2col row ck. K is known only at run
  * time, so `/` compiles to an inline integer division (a float reciprocal, multiplies and a
- * correction, a dozen-odd instructions each, two per k step for each thread, against 512 FFMAs:
- * the page counts them in v15's SASS). A compile-time divisor gets a multiply-high from the
+ * correction, a dozen-odd instructions each, two per k step for each thread, against 512
+ * FFMAs). A compile-time divisor gets a multiply-high from the
  * compiler (lesson 07's claims table shows it); the same works at run time: with m = ⌈2^31 / K⌉
  * computed once on the host (2^31, not 2^32, so that K = 1 still fits in 32 bits), e = m·K − 2^31
  * < K, and ck / K = umulhi(2·ck, m) exactly while ck · e < 2^31 — here ck < C·K + 8 ≤ 2^19 + 8

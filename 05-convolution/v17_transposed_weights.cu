@@ -11,9 +11,9 @@
  * global and in shared memory: one 16-byte copy, three fewer copy instructions and their address
  * arithmetic per thread per k step (of about 50 besides 512 FFMAs). The transposition is a second
  * launch on the stream, C·C·K floats read and written (192 KB at C = 128, K = 3): a few
- * microseconds, counted in every timed call. The same change on v7's direct path, whose
- * misaligned 4-byte input copies dominated, bought little (the tries); here the inputs are copied
- * as v16 copies them and the weights' copies are what is left.
+ * microseconds, counted in every timed call. The same change on v14's 128-row tile, whose
+ * misaligned 4-byte input copies dominated, bought little (the tries, where v14 was v7); here the
+ * inputs are copied as v16 copies them and the weights' copies are what is left.
  */
 #include <cuda_pipeline.h>
 

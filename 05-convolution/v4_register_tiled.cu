@@ -6,9 +6,9 @@
  * In v3 every multiply-add needs a shared-memory load and a tap load: at large K the shared-memory
  * pipe (one 128-byte wavefront per clock per SM) binds long before the FMA units (four warp
  * instructions per clock). Here a thread keeps the 12 inputs that 4 taps of its 8 outputs touch in
- * registers; each step of 4 taps does 32 FMAs, loads 4 new inputs with one `LDS.128`
- * (conflict-free: a quarter-warp reads 128 contiguous bytes) and 4 taps from the constant cache,
- * and slides the window by 4. Taps past K count as zero, so any K works. A block of 128 threads
+ * registers; each step of 4 taps does 32 FMAs, loads 4 new inputs with one `LDS.128` (lanes 32
+ * bytes apart: a two-way bank conflict, which v6 removes) and 4 taps from the constant cache, and
+ * slides the window by 4. Taps past K count as zero, so any K works. A block of 128 threads
  * covers 1024 outputs; where the row is 16-byte aligned the outputs leave as two 16-byte stores.
  */
 #include "cl_cuda_check.h"

@@ -1,11 +1,12 @@
 /**
  * @file ldg_taps.cu
- * @brief Exercise 1 of 05-convolution, a solution: v4 with its taps read through the read-only
- * data cache (`__ldg`) instead of the constant cache.
+ * @brief Exercise 1 of 05-convolution (part 1), a solution: v4 with its taps read through the
+ * read-only data cache (`__ldg`) instead of the constant cache.
  *
  * The constant cache serves a warp-uniform address in one transaction, but it is small, and at
- * K = 127 the warps of an SM stand at many different taps and thrash it (v5's step). The read-only path goes
- * through L1, which holds the whole filter and serves a uniform address as a broadcast too.
+ * K = 127 the warps of an SM stand at many different taps and thrash it (v5's step). The read-only
+ * path goes through L1, which holds the whole filter and serves a uniform address as a broadcast
+ * too.
  */
 #include "cl_cuda_check.h"
 #include "conv.h"
