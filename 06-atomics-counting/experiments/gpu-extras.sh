@@ -4,7 +4,7 @@
 # instructions and DRAM traffic for every version, the stall reasons of the merge path, and the
 # runner's rows as containers per second, and where short containers (mean 4) lose the bandwidth
 # that mean 16 reaches, and at 2^20 containers what a run is made of (the read probe over the same
-# bytes, each kernel's time alone), and what v16's tails and v17's blocks of 4 warps change in the
+# bytes, each kernel's time alone), and what v15's tails and v16's blocks of 4 warps change in the
 # tiled kernel. Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short,small,ncu-tails}.txt.
 # usage: [PARTS="short ..."] 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
 # PARTS picks the files to write (sass ncu rates short small tails streams async; default all).
@@ -35,31 +35,28 @@ part ncu && {
   cl_ncu_header "n = 2^24 containers, the counting kernel of each version"
   for lengths in fixed powerlaw; do
     for v in v1_thread_atomics v2_block_flags v3_syncthreads_count v4_warp_ballot v5_lane_groups \
-             v6_merge_path v7_persistent; do
+             v6_merge_path; do
       echo "## $v, --lengths $lengths"
       cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
-    for v in v8_split_long v9_thread_short v10_staged_short v11_warp_medium v12_vector_walks \
-             v13_equal_slices; do
+    for v in v7_split_long v8_thread_short v9_staged_short v10_warp_medium v11_vector_walks \
+             v12_equal_slices; do
       echo "## $v, --lengths $lengths: both kernels (short containers, then the pieces)"
       CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
   done
-  echo "## v10_staged_short to v13_equal_slices, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
-  for v in v10_staged_short v11_warp_medium v12_vector_walks v13_equal_slices; do
+  echo "## v9_staged_short to v12_equal_slices, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
+  for v in v9_staged_short v10_warp_medium v11_vector_walks v12_equal_slices; do
     echo "## $v"
     cl_ncu 'count_short' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio" \
       "$bin/$v" --n 2^24 --lengths powerlaw
   done
-  echo "## v13_equal_slices at n = 2^20: the two kernels' own durations (the runner's median also holds the memset and the launches)"
+  echo "## v12_equal_slices at n = 2^20: the two kernels' own durations (the runner's median also holds the memset and the launches)"
   for lengths in fixed uniform powerlaw; do
-    echo "## v13_equal_slices, n = 2^20, --lengths $lengths"
+    echo "## v12_equal_slices, n = 2^20, --lengths $lengths"
     CL_NCU_LAUNCHES=2 cl_ncu 'count_' "gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed" \
-      "$bin/v13_equal_slices" --n 2^20 --lengths "$lengths"
+      "$bin/v12_equal_slices" --n 2^20 --lengths "$lengths"
   done
-  echo "## v7_persistent, --lengths powerlaw: warp stalls per issued instruction"
-  cl_ncu 'count_' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active${stalls}" \
-    "$bin/v7_persistent" --n 2^24 --lengths powerlaw
 } > "$results/06-atomics-counting-ncu.txt" && cat "$results/06-atomics-counting-ncu.txt"
 
 # Containers per second, n / median time, from the runner's own rows (run it first): no program
@@ -70,55 +67,55 @@ part rates && awk -F, 'NR == 1 { print "# Gcontainers/s = n / median ms / 1e6, e
   cat "$results/06-atomics-counting-rates.txt"
 
 # Short containers: the same bytes per container shrink from 72 (mean 16) to 24 (mean 4), a third
-# of them offsets. The short kernels of v12 and v13 at both means, 2^24 fixed lengths: DRAM
-# throughput, occupancy, what the warps wait on, and the instructions per container; then v14's
-# tiled kernel at mean 4 (at mean 16 it runs v13's kernel).
+# of them offsets. The short kernels of v11 and v12 at both means, 2^24 fixed lengths: DRAM
+# throughput, occupancy, what the warps wait on, and the instructions per container; then v13's
+# tiled kernel at mean 4 (at mean 16 it runs v12's kernel).
 part short && {
   cl_ncu_header "n = 2^24 containers, fixed lengths, the short-container kernel at mean 4 and 16"
   short_metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum
   for s in long_scoreboard barrier membar short_scoreboard mio_throttle; do
     short_metrics="$short_metrics,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
   done
-  for v in v12_vector_walks v13_equal_slices; do
+  for v in v11_vector_walks v12_equal_slices; do
     for mean in 4 16; do
       echo "## $v, --mean $mean"
       cl_ncu 'count_short' "$short_metrics" "$bin/$v" --n 2^24 --lengths fixed --mean "$mean"
     done
   done
-  echo "## v14_lane_tiles, --mean 4"
-  cl_ncu 'count_short' "$short_metrics" "$bin/v14_lane_tiles" --n 2^24 --lengths fixed --mean 4
+  echo "## v13_lane_tiles, --mean 4"
+  cl_ncu 'count_short' "$short_metrics" "$bin/v13_lane_tiles" --n 2^24 --lengths fixed --mean 4
 } > "$results/06-atomics-counting-ncu-short.txt" && cat "$results/06-atomics-counting-ncu-short.txt"
 
 # 2^20 containers: a run lasts tens of microseconds. The read probe (the ceiling's kernel) over the
 # bytes of mean 4 (25 MB) and mean 16 (75 MB), timed as the harness times a version; then every
-# kernel of v5, v12 and v14 alone (ncu's duration, caches flushed) at mean 16 on each distribution
-# and v14's at mean 4: what the count's memset, the second launch and the gaps add is the rest of
+# kernel of v5, v11 and v13 alone (ncu's duration, caches flushed) at mean 16 on each distribution
+# and v13's at mean 4: what the count's memset, the second launch and the gaps add is the rest of
 # the runner's time.
 part small && {
   echo "# common/flush_compare clean: the read probe after the harness's flush, at 06's sizes"
   "$build/common/flush_compare" clean 25 75 1024
   cl_ncu_header "n = 2^20 containers, every counting kernel of a run"
   for lengths in fixed uniform powerlaw; do
-    for v in v5_lane_groups v12_vector_walks v14_lane_tiles; do
+    for v in v5_lane_groups v11_vector_walks v13_lane_tiles; do
       echo "## $v, --lengths $lengths"
       CL_NCU_LAUNCHES=2 cl_ncu 'count' gpu__time_duration.sum,dram__bytes_read.sum "$bin/$v" \
         --n 2^20 --lengths "$lengths"
     done
   done
-  echo "## v14_lane_tiles, --lengths fixed --mean 4"
+  echo "## v13_lane_tiles, --lengths fixed --mean 4"
   CL_NCU_LAUNCHES=2 cl_ncu 'count' gpu__time_duration.sum,dram__bytes_read.sum \
-    "$bin/v14_lane_tiles" --n 2^20 --lengths fixed --mean 4
+    "$bin/v13_lane_tiles" --n 2^20 --lengths fixed --mean 4
 } > "$results/06-atomics-counting-small.txt" && cat "$results/06-atomics-counting-small.txt"
 
-# The tiled kernel at mean 4, 2^24 containers: v15 and v16 on uniform lengths (the instructions a
-# second, nearly empty chunk cost), v16 and v17 on the power law (a warp that has walked its run
+# The tiled kernel at mean 4, 2^24 containers: v14 and v15 on uniform lengths (the instructions a
+# second, nearly empty chunk cost), v15 and v16 on the power law (a warp that has walked its run
 # waits at the block's closing barrier until the slowest one has walked its own: still active, no
 # longer issuing).
 part tails && {
   cl_ncu_header "n = 2^24 containers, mean 4, the tiled kernel (count_short_tiles)"
   tiles_metrics=gpu__time_duration.sum,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active
   for lengths in uniform powerlaw; do
-    for v in v15_dependent_launch v16_short_tails v17_small_blocks; do
+    for v in v14_dependent_launch v15_short_tails v16_small_blocks; do
       echo "## $v, --lengths $lengths"
       cl_ncu 'count_short_tiles' "$tiles_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
     done
@@ -129,7 +126,7 @@ part streams && {
   cl_ncu_header "n = 2^24 containers, mean 4, both kernels (the tiled one, then the pieces)"
   streams_metrics=gpu__time_duration.sum,smsp__inst_executed.sum,dram__bytes_read.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
   for lengths in powerlaw uniform; do
-    for v in v17_small_blocks v18_streamed_tiles v19_warp_sums; do
+    for v in v16_small_blocks v17_streamed_tiles v18_warp_sums; do
       echo "## $v, --lengths $lengths"
       CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$streams_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
     done
@@ -141,7 +138,7 @@ part async && {
   async_metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread,launch__occupancy_limit_shared_mem,smsp__warps_active.avg.per_cycle_active
   async_metrics="$async_metrics,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
   for lengths in powerlaw fixed; do
-    for v in v19_warp_sums v20_async_chunks; do
+    for v in v18_warp_sums v19_async_chunks; do
       echo "## $v, --lengths $lengths"
       cl_ncu 'count_short_tiles' "$async_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
     done

@@ -1,38 +1,42 @@
 /**
- * @file v16_short_tails.cu
- * @brief v16: v15 with the few floats a run has past its last whole chunk (up to 32) summed by
- * shuffles over one float per lane, instead of staging and walking one more chunk for them.
+ * @file v17_streamed_tiles.cu
+ * @brief v17: v16 with a warp's tile four chunks long at short means, its floats streamed through
+ * the chunk front to back and its containers marked from a cursor that moves on with the chunks.
  *
- * v14's tiled kernel gives a warp 32 k containers and stages them through shared memory in chunks
- * of 384 floats, k chosen so that they fill one chunk at the mean length. On fixed lengths a run is
- * exactly one chunk. On uniform lengths of mean 4 a run of 96 containers holds 384 floats give or
- * take about 20, so about half the runs spill a few floats into a second chunk, and that chunk
- * costs a whole walk (the stores, the bitmap, the twelve-float slices, the scan) for a handful of
- * floats. Here the floats past the last whole chunk, when they are at most 32, are loaded with
- * the chunk (one per lane, in flight with its loads) and summed in registers: the container starts
- * among them gathered into one bitmask with shuffles, then the same segmented scan as a chunk's
- * slices (chain_open), over one float per lane. Runs that spill further still take another chunk.
+ * v13's tiles hold 96 containers at mean 4, sized to fill one chunk of 384 floats at the mean
+ * length. Their floats vary from tile to tile: power-law lengths fill one chunk most of the time
+ * and two or three now and then, each a whole walk however few floats it holds, and a tile with a
+ * long container is walked row by row. Here a tile holds four chunks' worth of containers (384 at
+ * mean 4), and its floats go through the chunk as one stream: a chunk is always full but at the
+ * tile's two ends, so the rounding costs half a chunk in four instead of half in one. No lane owns
+ * containers any more: per chunk the warp visits, 32 at a time, only the containers that start or
+ * end in it (their starts in shared memory, loaded once per tile), and a long container is skipped
+ * to the pieces where the stream meets it. v15's tails go: at four chunks a tile, a few floats past
+ * the last one cost little.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "counting.h"
 #include "slots.cuh"
 
-/* Blocks per SM the launch bounds ask for: as many blocks of 256 as an SM's threads hold. 2048
-   threads on sm_80, sm_90 and sm_100: 8 blocks, so 32 registers; 1536 on sm_86, sm_87, sm_89 and
-   sm_120: 6; 1024 on sm_75: 4 (ptxas refuses more than the SM holds). */
+#include <limits.h>
+
+/* Blocks per SM the short kernel's launch bounds ask for: as many blocks of 4 warps as an SM's
+   threads hold. 2048 threads on sm_80, sm_90 and sm_100: 16 blocks, so 32 registers; 1536 on sm_86,
+   sm_87, sm_89 and sm_120: 12; 1024 on sm_75: 8 (ptxas refuses more than the SM holds). */
 #if __CUDA_ARCH__ == 750
-#define MIN_BLOCKS 4
-#elif __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200
-#define MIN_BLOCKS 6
-#else
 #define MIN_BLOCKS 8
+#elif __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200
+#define MIN_BLOCKS 12
+#else
+#define MIN_BLOCKS 16
 #endif
-/* The tiled kernel holds a lane's tile and the walk at once: 40 registers, 6 blocks of 256 on
-   sm_90 (8 blocks spill, and measured slower). */
+/* The tiled kernel holds a chunk's loads and the walk at once: 40 registers, 12 blocks on sm_90
+   (at 16 blocks, 32 registers, v13's tiled kernel spilled more: its tries measured that slower). */
 #define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
-#define BLOCK_SIZE       256
-#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v12 */
+#define SHORT_BLOCK_SIZE 128  /* the short kernels' blocks: 4 warps */
+#define BLOCK_SIZE       256  /* the pieces kernel's */
+#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v11 */
 #define PIECE            512  /* floats per piece: one warp, 16 loads per lane */
 #define FULL_MASK        0xffffffffu
 
@@ -77,7 +81,7 @@ static __device__ void list_pieces(piece_list *list, size_t *piece_container, si
    All threads of the block call it. */
 static __device__ void count_block(unsigned long long *count, unsigned over)
 {
-    __shared__ unsigned warp_over[BLOCK_SIZE / 32];
+    __shared__ unsigned warp_over[SHORT_BLOCK_SIZE / 32];
     for (int offset = 16; offset > 0; offset /= 2)
         over += __shfl_xor_sync(FULL_MASK, over, offset);
     if (threadIdx.x % 32 == 0)
@@ -85,7 +89,7 @@ static __device__ void count_block(unsigned long long *count, unsigned over)
     __syncthreads();
     if (threadIdx.x == 0) {
         unsigned long long block_count = 0;
-        for (int w = 0; w < BLOCK_SIZE / 32; w++)
+        for (int w = 0; w < SHORT_BLOCK_SIZE / 32; w++)
             block_count += warp_over[w];
         if (block_count)
             atomicAdd(count, block_count);
@@ -106,7 +110,7 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
+#define CHUNK 384 /* floats a warp stages at once (v11's 640) */
 
 /* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
    …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
@@ -139,9 +143,10 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define SLICE         (CHUNK / 32) /* floats per lane: 12, three float4s */
-#define WORDS         (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
-#define PER_LANE_MOST 3            /* containers per lane at short lengths */
+#define SLICE       (CHUNK / 32) /* floats per lane: 12, three float4s */
+#define WORDS       (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
+#define GROUPS_MOST 16           /* a stream tile's most containers, in groups of 32 */
+#define TILE_CHUNKS 4            /* chunks a stream tile fills at the mean length */
 
 /* Float4 i of the chunk stays at i (no padding, no swizzle): lane l reads float4s 3l to 3l + 2
    (see the top of the file), and the stores of 32 consecutive float4s are conflict-free too. */
@@ -215,107 +220,17 @@ static __device__ float chain_open(float open, unsigned marks, float carried)
     return chain;
 }
 
-/* Counts this lane's containers that end in the run's tail, its floats from `from` on: at most 32,
-   float from + l held by lane l in `value` (0 past the run). A bit for each container start among
-   them, gathered from the lanes that own the containers; then chain_open's scan, cut at those bits,
-   gives each lane the sum of its float's segment so far, and a container's sum is the scan at its
-   last float. `carried` is the segment open where the tail begins. Warp-uniform. */
-static __device__ unsigned count_tail(const unsigned (*at)[32], unsigned own, float value,
-                                      unsigned from, float carried, float limit)
-{
-    const unsigned lane = threadIdx.x % 32;
-    unsigned starts = 0;
-#pragma unroll
-    for (int r = 0; r < PER_LANE_MOST; r++)
-        if ((own >> r & 1) && at[r][lane] - from < 32)
-            starts |= 1u << (at[r][lane] - from);
-    for (int offset = 16; offset > 0; offset /= 2)
-        starts |= __shfl_xor_sync(FULL_MASK, starts, offset);
-    const float chain = chain_open(value, starts >> lane & 1, carried);
-    unsigned over = 0;
-#pragma unroll
-    for (int r = 0; r < PER_LANE_MOST; r++) {
-        const unsigned last = at[r + 1][lane] - 1 - from; /* wraps if it ends before the tail */
-        const float sum = __shfl_sync(FULL_MASK, chain, last % 32);
-        if ((own >> r & 1) && at[r][lane] != at[r + 1][lane] && last < 32)
-            over += sum > limit;
-    }
-    return over;
-}
-
-/* Sums the containers of one run of floats, run[0 .. length) (run is 16-byte aligned, and the
-   array goes on for `left` floats from it). The warp's lanes own its containers between them: this
-   lane owns container r when bit r of `own` is set, and it holds floats run[at[r][lane] ..
-   at[r + 1][lane]) (the lane's own column of shared memory, where they cost no registers across
-   the walk). Positions are relative to the run, so 32 bits hold them (a run is at most
-   32 · PER_LANE_MOST short containers). Returns how many of this lane's containers sum to more
-   than `limit`; empty ones are the caller's. Warp-uniform. */
-static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, const float *run,
-                                     unsigned length, size_t left, float limit, float4 *staged,
-                                     unsigned *starts)
-{
-    unsigned over = 0;
-    float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
-    const unsigned lane = threadIdx.x % 32;
-    float carried = 0.0f; /* the segment left open at the end of the last chunk */
-    for (unsigned base = 0; base < length; base += CHUNK) {
-        /* a run that ends at most 32 floats past this chunk: its tail comes with it */
-        const int tail_next = length - base > CHUNK && length - base - CHUNK <= 32;
-        float tail = 0.0f;
-        if (lane < WORDS)
-            starts[lane] = 0;
-        __syncwarp();
-#pragma unroll
-        for (int r = 0; r < PER_LANE_MOST; r++)
-            if ((own >> r & 1) && at[r][lane] - base < CHUNK)
-                mark(starts, at[r][lane] - base);
-        if (lane == 0 && length - base < CHUNK) /* floats past the run are no container's */
-            mark(starts, length - base);
-        if (tail_next && base + CHUNK + lane < length)
-            tail = run[base + CHUNK + lane];
-        stage_plain(staged, run, base, length, left);
-        __syncwarp();
-        const unsigned marks = slice_marks(starts, lane * SLICE);
-        const float open = walk_slice(sums, staged, marks);
-        __syncwarp(); /* every slice is read before lanes store into their neighbours' */
-        const float chain = chain_open(open, marks, carried);
-        float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
-        if (lane == 0)
-            from_before = carried;
-        if (marks) { /* the segment that ends before this slice's first mark is complete */
-            const unsigned p = lane * SLICE + __ffs(marks) - 1;
-            if (p > 0)
-                sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
-        }
-        if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
-            sums[CHUNK - 1] = chain;
-        carried = __shfl_sync(FULL_MASK, chain, 31);
-        __syncwarp();
-#pragma unroll
-        for (int r = 0; r < PER_LANE_MOST; r++) {
-            const unsigned last =
-                at[r + 1][lane] - 1 - base; /* wraps if it ends before the chunk */
-            if ((own >> r & 1) && at[r][lane] != at[r + 1][lane] && last < CHUNK)
-                over += sums[last] > limit;
-        }
-        __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
-        if (tail_next)
-            return over + count_tail(at, own, tail, base + CHUNK, carried, limit);
-    }
-    return over;
-}
-
-__global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+__global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
                 piece_list *list, size_t *piece_container, size_t *piece_first)
 {
-    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
+    __shared__ float4 staged_block[SHORT_BLOCK_SIZE / 32][CHUNK / 4];
+    __shared__ unsigned starts_block[SHORT_BLOCK_SIZE / 32][WORDS];
     float4 *staged = staged_block[threadIdx.x / 32];
     float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
     unsigned *starts = starts_block[threadIdx.x / 32];
     const unsigned lane = threadIdx.x % 32;
-    const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    const size_t c = (size_t)blockIdx.x * SHORT_BLOCK_SIZE + threadIdx.x;
     size_t begin = 0, end = 0;
     if (c < n)
         begin = offsets[c], end = offsets[c + 1];
@@ -364,66 +279,109 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
     finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
 }
 
-__global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
+/* The kernel for short means. Warp w takes `tile` consecutive containers (a multiple of 32, at
+   most GROUPS_MOST · 32) and streams their floats through its chunk front to back, whatever their
+   lengths. `next`, the first container not yet counted, moves on with the chunks: a chunk's bitmap
+   gets the starts of the containers from `next` up to the first that ends past the chunk, visited
+   32 at a time (consecutive containers, so those that end in the chunk are a prefix of the lanes),
+   and after the walk the same containers read their sums. A long container is listed as pieces
+   when `next` reaches it, and the stream goes on from its end. Positions are kept as 32-bit
+   offsets from the tile's first float: the host takes this kernel only below 2^32 floats. */
+__global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS_TILES)
     count_short_tiles(const float *values, const size_t *offsets, size_t n, size_t total,
-                      float limit, unsigned per_lane, piece_list *list, size_t *piece_container,
+                      float limit, unsigned tile, piece_list *list, size_t *piece_container,
                       size_t *piece_first)
 {
-    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
-    __shared__ unsigned at_block[BLOCK_SIZE / 32][PER_LANE_MOST + 1][32];
+    __shared__ float4 staged_block[SHORT_BLOCK_SIZE / 32][CHUNK / 4];
+    __shared__ unsigned starts_block[SHORT_BLOCK_SIZE / 32][WORDS];
+    __shared__ unsigned at_block[SHORT_BLOCK_SIZE / 32][GROUPS_MOST * 32 + 1];
+    __shared__ unsigned longs_block[SHORT_BLOCK_SIZE / 32][GROUPS_MOST];
     float4 *staged = staged_block[threadIdx.x / 32];
+    float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
     unsigned *starts = starts_block[threadIdx.x / 32];
-    unsigned(*at)[32] = at_block[threadIdx.x / 32];
+    unsigned *at = at_block[threadIdx.x / 32];       /* container k starts at float at[k] */
+    unsigned *longs = longs_block[threadIdx.x / 32]; /* bit k % 32 of word k / 32: k is long */
     const unsigned lane = threadIdx.x % 32;
-    const size_t tile = (size_t)per_lane * 32; /* the warp's containers */
-    const size_t tile_first = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32 * tile;
-    const size_t mine = tile_first + (size_t)lane * per_lane; /* this lane's first container */
-    const size_t lo = offsets[tile_first < n ? tile_first : n];
-    const size_t hi = offsets[tile_first + tile < n ? tile_first + tile : n];
-    const size_t from = lo & ~(size_t)3;
-    unsigned own = 0, over = 0;
-    int has_long = 0;
-    size_t previous = 0;
+    const size_t tile_first = ((size_t)blockIdx.x * SHORT_BLOCK_SIZE + threadIdx.x) / 32 * tile;
+    const unsigned count = tile_first >= n         ? 0
+                           : n - tile_first < tile ? (unsigned)(n - tile_first)
+                                                   : tile;
+    unsigned over = 0;
+    if (count) {
+        const size_t from = offsets[tile_first] & ~(size_t)3;
 #pragma unroll
-    for (int r = 0; r <= PER_LANE_MOST; r++) {
-        const int in_tile = r <= (int)per_lane && mine + r <= n;
-        const size_t bound = in_tile ? offsets[mine + r] : previous;
-        at[r][lane] = (unsigned)(bound - from); /* used only when the whole tile is short */
-        if (r > 0 && in_tile) {
-            own |= 1u << (r - 1);
-            has_long |= bound - previous > SHORT_MAX;
-            over += bound == previous && 0.0f > limit; /* an empty container sums to 0 */
+        for (unsigned g = 0; g <= GROUPS_MOST; g++) { /* unrolled: the loads go out together */
+            const unsigned k = g * 32 + lane;
+            if (k <= count)
+                at[k] = (unsigned)(offsets[tile_first + k] - from);
         }
-        previous = bound;
-    }
-    if (!__any_sync(FULL_MASK, has_long)) { /* every container of the tile is short: one run */
-        over += count_run(at, own, values + from, (unsigned)(hi - from), total - from, limit,
-                          staged, starts);
-    } else {
-        /* a long container: v13's runs, one row of 32 consecutive containers at a time, a lane
-           each, cut at the long ones, which are listed as pieces */
-        over = 0;
-        for (unsigned row = 0; row < per_lane; row++) {
-            const size_t c = tile_first + (size_t)row * 32 + lane;
-            size_t begin = 0, end = 0;
-            if (c < n)
-                begin = offsets[c], end = offsets[c + 1];
-            const int is_long = end - begin > SHORT_MAX;
-            over += c < n && begin == end && 0.0f > limit;
-            unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
-            while (todo) {
-                int first, last;
-                next_run(&todo, &first, &last);
-                const size_t run_from = __shfl_sync(FULL_MASK, begin, first) & ~(size_t)3;
-                const size_t run_end = __shfl_sync(FULL_MASK, end, last);
-                const unsigned in_run = (int)lane >= first && (int)lane <= last;
-                at[0][lane] = (unsigned)(begin - run_from),
-                at[1][lane] = (unsigned)(end - run_from);
-                over += count_run(at, in_run, values + run_from, (unsigned)(run_end - run_from),
-                                  total - run_from, limit, staged, starts);
+        __syncwarp();
+        for (unsigned g = 0; g * 32 < count; g++) {
+            const unsigned k = g * 32 + lane;
+            const unsigned is_long =
+                __ballot_sync(FULL_MASK, k < count && at[k + 1] - at[k] > SHORT_MAX);
+            if (lane == 0)
+                longs[g] = is_long;
+        }
+        __syncwarp();
+        const unsigned end = at[count]; /* floats past it are no container's */
+        unsigned next = 0, base = 0;    /* the chunk is floats base … base + CHUNK − 1 */
+        float carried = 0.0f;           /* the segment left open at the end of the last chunk */
+        while (next < count) {
+            if (longs[next / 32] >> (next % 32) & 1) { /* to the pieces; the stream skips it */
+                list_pieces(list, piece_container, piece_first, tile_first + next,
+                            lane == 0 ? at[next + 1] - at[next] : 0);
+                base = at[next + 1] & ~3u, carried = 0.0f, next++;
+                continue;
             }
-            list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
+            float4 part[CHUNK / 128];
+            load_chunk(part, values + from, base, end, total - from); /* in flight meanwhile */
+            if (lane < WORDS)
+                starts[lane] = 0;
+            __syncwarp();
+            /* The containers from `next` on: e ≥ base for each (every earlier one is counted), so
+               unsigned differences compare them with the chunk. Those that end in it are done. */
+            unsigned done = 0;
+            for (;;) {
+                const unsigned k = next + done + lane;
+                const int in = k < count;
+                const unsigned s = in ? at[k] : 0, e = in ? at[k + 1] : 0;
+                if (in && s - base < CHUNK) /* one that started earlier wraps past CHUNK */
+                    mark(starts, s - base);
+                const unsigned ends_here =
+                    __popc(__ballot_sync(FULL_MASK, in && e - base <= CHUNK));
+                done += ends_here;
+                if (ends_here < 32)
+                    break;
+            }
+            if (lane == 0 && end - base < CHUNK)
+                mark(starts, end - base);
+#pragma unroll
+            for (int i = 0; i < CHUNK / 128; i++)
+                staged[i * 32 + lane] = part[i];
+            __syncwarp();
+            const unsigned marks = slice_marks(starts, lane * SLICE);
+            const float open = walk_slice(sums, staged, marks);
+            __syncwarp(); /* every slice is read before lanes store into their neighbours' */
+            const float chain = chain_open(open, marks, carried);
+            float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
+            if (lane == 0)
+                from_before = carried;
+            if (marks) { /* the segment that ends before this slice's first mark is complete */
+                const unsigned p = lane * SLICE + __ffs(marks) - 1;
+                if (p > 0)
+                    sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
+            }
+            if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
+                sums[CHUNK - 1] = chain;
+            carried = __shfl_sync(FULL_MASK, chain, 31);
+            __syncwarp();
+            for (unsigned j = lane; j < done; j += 32) { /* an empty container sums to 0 */
+                const unsigned s = at[next + j], e = at[next + j + 1];
+                over += s == e ? 0.0f > limit : sums[e - 1 - base] > limit;
+            }
+            __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
+            next += done, base += CHUNK;
         }
     }
     count_block(&list->over, over);
@@ -559,13 +517,16 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
                                      w->slot_tickets));
 }
 
-/* Containers per lane: as many as fill a warp's staged chunk at the mean length, from 1 to
-   PER_LANE_MOST. */
-static unsigned containers_per_lane(size_t n, size_t total)
+/* Containers per tile of the stream kernel: groups of 32 that fill TILE_CHUNKS chunks at the mean
+   length, at most GROUPS_MOST of them. 0 where one container per lane already fills most of a
+   chunk (the short kernel's case, as in v13: means over 6) or where the floats pass 2^32. */
+static unsigned stream_tile(size_t n, size_t total)
 {
-    const size_t mean = n ? total / n : 0;
-    const size_t fill = CHUNK / (32 * (mean ? mean : 1));
-    return fill < 1 ? 1 : fill > PER_LANE_MOST ? PER_LANE_MOST : (unsigned)fill;
+    const size_t mean = n && total / n ? total / n : 1;
+    if (CHUNK / (32 * mean) < 2 || total >= (size_t)UINT_MAX - CHUNK)
+        return 0;
+    const size_t groups = TILE_CHUNKS * CHUNK / (32 * mean);
+    return 32 * (unsigned)(groups > GROUPS_MOST ? GROUPS_MOST : groups);
 }
 
 size_t count_workspace_bytes(size_t n, size_t total)
@@ -578,17 +539,17 @@ void count_over_limit(const float *values, const size_t *offsets, size_t n, size
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
     const piece_workspace w = piece_workspace_at(workspace, total);
-    const unsigned per_lane = containers_per_lane(n, total);
-    if (per_lane == 1) {
-        const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-        count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
+    const unsigned tile = stream_tile(n, total);
+    if (tile == 0) {
+        const size_t grid = (n + SHORT_BLOCK_SIZE - 1) / SHORT_BLOCK_SIZE;
+        count_short<<<(unsigned)grid, SHORT_BLOCK_SIZE, 0, stream>>>(
             values, offsets, n, total, limit, w.list, w.piece_container, w.piece_first);
         CL_LAUNCH_CHECK("count_short");
     } else {
-        const size_t tiles = (n + 32 * (size_t)per_lane - 1) / (32 * (size_t)per_lane);
-        const size_t grid = (tiles + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
-        count_short_tiles<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-            values, offsets, n, total, limit, per_lane, w.list, w.piece_container, w.piece_first);
+        const size_t tiles = (n + tile - 1) / tile;
+        const size_t grid = (tiles + SHORT_BLOCK_SIZE / 32 - 1) / (SHORT_BLOCK_SIZE / 32);
+        count_short_tiles<<<(unsigned)grid, SHORT_BLOCK_SIZE, 0, stream>>>(
+            values, offsets, n, total, limit, tile, w.list, w.piece_container, w.piece_first);
         CL_LAUNCH_CHECK("count_short_tiles");
     }
     launch_pieces(values, offsets, limit, count, &w, stream);

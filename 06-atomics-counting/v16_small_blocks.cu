@@ -1,50 +1,48 @@
 /**
- * @file v14_lane_tiles.cu
- * @brief v14: v13 with several containers per lane when containers are short: a warp takes a tile
- * of 32 · k consecutive containers, k = 384 / (32 · mean length) up to 3, so that its staged chunk
- * is full.
+ * @file v16_small_blocks.cu
+ * @brief v16: v15 with blocks of 4 warps instead of 8 for the two short kernels, so that a warp
+ * with a long run holds up fewer warps that have finished theirs.
  *
- * v13's walk costs the same for every float of a 384-float chunk, used or not, and its run is the
- * 32 containers of one warp: at a mean of 4 floats a run holds 128 floats, so two thirds of each
- * walk, scan and barrier is spent on nothing, and ncu finds the short kernel issue-bound
- * (instructions, not bytes, set its time). Here a lane owns k consecutive containers, so the warp's
- * run holds 96 containers of 4 floats, one chunk. The lane marks where each of its containers
- * starts and reads each one's sum at its last float, as before; the walk itself is v13's, moved
- * into count_run() with the lane's k container bounds in shared memory, 32-bit and relative to the
- * run, where they cost no registers across it. A tile that holds a long container goes row by row
- * through v13's runs.
- *
- * Only short means use the tiles (k > 1): the tiled kernel needs 40 registers (6 blocks per SM);
- * at 32 it spills, and at means of 7 floats or more, where k = 1, it lost to v13's kernel, which
- * stays here unchanged for them (the tries file, run of 2026-11-24).
+ * An SM gives a block's registers and shared memory back only when the last of its warps is done.
+ * Each warp of the short kernels walks its own containers, and on uneven lengths the walks differ:
+ * a run of 96 power-law containers of mean 4 takes one chunk most of the time and two, three or
+ * more now and then, a run that holds a long container walks row by row, and at longer means one
+ * warp's 32 containers may hold several times the floats of its neighbour's. A warp that has
+ * walked its run waits at the block's closing barrier (the block's count) until the slowest one has
+ * walked its own: it still holds its slot, and issues nothing. With 4 warps to a block a slow warp
+ * keeps 3 others waiting instead of 7; twice as many blocks share the SM, with the same registers
+ * and shared memory per warp and the same warps per SM. The pieces kernel keeps blocks of 8 warps:
+ * its blocks draw tickets, one per block.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "counting.h"
 #include "slots.cuh"
 
-/* Blocks per SM the launch bounds ask for: as many blocks of 256 as an SM's threads hold. 2048
-   threads on sm_80, sm_90 and sm_100: 8 blocks, so 32 registers; 1536 on sm_86, sm_87, sm_89 and
-   sm_120: 6; 1024 on sm_75: 4 (ptxas refuses more than the SM holds). */
+/* Blocks per SM the short kernel's launch bounds ask for: as many blocks of 4 warps as an SM's
+   threads hold. 2048 threads on sm_80, sm_90 and sm_100: 16 blocks, so 32 registers; 1536 on sm_86,
+   sm_87, sm_89 and sm_120: 12; 1024 on sm_75: 8 (ptxas refuses more than the SM holds). */
 #if __CUDA_ARCH__ == 750
-#define MIN_BLOCKS 4
-#elif __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200
-#define MIN_BLOCKS 6
-#else
 #define MIN_BLOCKS 8
+#elif __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200
+#define MIN_BLOCKS 12
+#else
+#define MIN_BLOCKS 16
 #endif
-/* The tiled kernel holds a lane's tile and the walk at once: 40 registers, 6 blocks of 256 on
-   sm_90 (8 blocks spill, and measured slower). */
+/* The tiled kernel holds a lane's tile and the walk at once: 40 registers, 12 blocks on sm_90 (at
+   16 blocks, 32 registers, it spills more: v13's tries measured that slower). */
 #define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
-#define BLOCK_SIZE       256
-#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v12 */
+#define SHORT_BLOCK_SIZE 128  /* the short kernels' blocks: 4 warps */
+#define BLOCK_SIZE       256  /* the pieces kernel's */
+#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v11 */
 #define PIECE            512  /* floats per piece: one warp, 16 loads per lane */
 #define FULL_MASK        0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
 typedef struct {
     unsigned long long pieces; /* pieces listed so far */
-    unsigned blocks_done;      /* the second kernel's blocks that have finished */
+    unsigned long long over;   /* containers over the limit so far: the count, until it is out */
+    unsigned blocks_done;      /* the second kernel's blocks with pieces that have finished */
 } piece_list;
 
 /* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
@@ -81,7 +79,7 @@ static __device__ void list_pieces(piece_list *list, size_t *piece_container, si
    All threads of the block call it. */
 static __device__ void count_block(unsigned long long *count, unsigned over)
 {
-    __shared__ unsigned warp_over[BLOCK_SIZE / 32];
+    __shared__ unsigned warp_over[SHORT_BLOCK_SIZE / 32];
     for (int offset = 16; offset > 0; offset /= 2)
         over += __shfl_xor_sync(FULL_MASK, over, offset);
     if (threadIdx.x % 32 == 0)
@@ -89,7 +87,7 @@ static __device__ void count_block(unsigned long long *count, unsigned over)
     __syncthreads();
     if (threadIdx.x == 0) {
         unsigned long long block_count = 0;
-        for (int w = 0; w < BLOCK_SIZE / 32; w++)
+        for (int w = 0; w < SHORT_BLOCK_SIZE / 32; w++)
             block_count += warp_over[w];
         if (block_count)
             atomicAdd(count, block_count);
@@ -110,7 +108,7 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
+#define CHUNK 384 /* floats a warp stages at once (v11's 640) */
 
 /* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
    …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
@@ -219,6 +217,34 @@ static __device__ float chain_open(float open, unsigned marks, float carried)
     return chain;
 }
 
+/* Counts this lane's containers that end in the run's tail, its floats from `from` on: at most 32,
+   float from + l held by lane l in `value` (0 past the run). A bit for each container start among
+   them, gathered from the lanes that own the containers; then chain_open's scan, cut at those bits,
+   gives each lane the sum of its float's segment so far, and a container's sum is the scan at its
+   last float. `carried` is the segment open where the tail begins. Warp-uniform. */
+static __device__ unsigned count_tail(const unsigned (*at)[32], unsigned own, float value,
+                                      unsigned from, float carried, float limit)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned starts = 0;
+#pragma unroll
+    for (int r = 0; r < PER_LANE_MOST; r++)
+        if ((own >> r & 1) && at[r][lane] - from < 32)
+            starts |= 1u << (at[r][lane] - from);
+    for (int offset = 16; offset > 0; offset /= 2)
+        starts |= __shfl_xor_sync(FULL_MASK, starts, offset);
+    const float chain = chain_open(value, starts >> lane & 1, carried);
+    unsigned over = 0;
+#pragma unroll
+    for (int r = 0; r < PER_LANE_MOST; r++) {
+        const unsigned last = at[r + 1][lane] - 1 - from; /* wraps if it ends before the tail */
+        const float sum = __shfl_sync(FULL_MASK, chain, last % 32);
+        if ((own >> r & 1) && at[r][lane] != at[r + 1][lane] && last < 32)
+            over += sum > limit;
+    }
+    return over;
+}
+
 /* Sums the containers of one run of floats, run[0 .. length) (run is 16-byte aligned, and the
    array goes on for `left` floats from it). The warp's lanes own its containers between them: this
    lane owns container r when bit r of `own` is set, and it holds floats run[at[r][lane] ..
@@ -235,6 +261,9 @@ static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, con
     const unsigned lane = threadIdx.x % 32;
     float carried = 0.0f; /* the segment left open at the end of the last chunk */
     for (unsigned base = 0; base < length; base += CHUNK) {
+        /* a run that ends at most 32 floats past this chunk: its tail comes with it */
+        const int tail_next = length - base > CHUNK && length - base - CHUNK <= 32;
+        float tail = 0.0f;
         if (lane < WORDS)
             starts[lane] = 0;
         __syncwarp();
@@ -244,6 +273,8 @@ static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, con
                 mark(starts, at[r][lane] - base);
         if (lane == 0 && length - base < CHUNK) /* floats past the run are no container's */
             mark(starts, length - base);
+        if (tail_next && base + CHUNK + lane < length)
+            tail = run[base + CHUNK + lane];
         stage_plain(staged, run, base, length, left);
         __syncwarp();
         const unsigned marks = slice_marks(starts, lane * SLICE);
@@ -270,22 +301,23 @@ static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, con
                 over += sums[last] > limit;
         }
         __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
+        if (tail_next)
+            return over + count_tail(at, own, tail, base + CHUNK, carried, limit);
     }
     return over;
 }
 
-__global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+__global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
-                unsigned long long *count, piece_list *list, size_t *piece_container,
-                size_t *piece_first)
+                piece_list *list, size_t *piece_container, size_t *piece_first)
 {
-    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
+    __shared__ float4 staged_block[SHORT_BLOCK_SIZE / 32][CHUNK / 4];
+    __shared__ unsigned starts_block[SHORT_BLOCK_SIZE / 32][WORDS];
     float4 *staged = staged_block[threadIdx.x / 32];
     float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
     unsigned *starts = starts_block[threadIdx.x / 32];
     const unsigned lane = threadIdx.x % 32;
-    const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    const size_t c = (size_t)blockIdx.x * SHORT_BLOCK_SIZE + threadIdx.x;
     size_t begin = 0, end = 0;
     if (c < n)
         begin = offsets[c], end = offsets[c + 1];
@@ -331,23 +363,23 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
 }
 
-__global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
+__global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS_TILES)
     count_short_tiles(const float *values, const size_t *offsets, size_t n, size_t total,
-                      float limit, unsigned per_lane, unsigned long long *count, piece_list *list,
-                      size_t *piece_container, size_t *piece_first)
+                      float limit, unsigned per_lane, piece_list *list, size_t *piece_container,
+                      size_t *piece_first)
 {
-    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
-    __shared__ unsigned at_block[BLOCK_SIZE / 32][PER_LANE_MOST + 1][32];
+    __shared__ float4 staged_block[SHORT_BLOCK_SIZE / 32][CHUNK / 4];
+    __shared__ unsigned starts_block[SHORT_BLOCK_SIZE / 32][WORDS];
+    __shared__ unsigned at_block[SHORT_BLOCK_SIZE / 32][PER_LANE_MOST + 1][32];
     float4 *staged = staged_block[threadIdx.x / 32];
     unsigned *starts = starts_block[threadIdx.x / 32];
     unsigned(*at)[32] = at_block[threadIdx.x / 32];
     const unsigned lane = threadIdx.x % 32;
     const size_t tile = (size_t)per_lane * 32; /* the warp's containers */
-    const size_t tile_first = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32 * tile;
+    const size_t tile_first = ((size_t)blockIdx.x * SHORT_BLOCK_SIZE + threadIdx.x) / 32 * tile;
     const size_t mine = tile_first + (size_t)lane * per_lane; /* this lane's first container */
     const size_t lo = offsets[tile_first < n ? tile_first : n];
     const size_t hi = offsets[tile_first + tile < n ? tile_first + tile : n];
@@ -371,7 +403,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
         over += count_run(at, own, values + from, (unsigned)(hi - from), total - from, limit,
                           staged, starts);
     } else {
-        /* a long container: v13's runs, one row of 32 consecutive containers at a time, a lane
+        /* a long container: v12's runs, one row of 32 consecutive containers at a time, a lane
            each, cut at the long ones, which are listed as pieces */
         over = 0;
         for (unsigned row = 0; row < per_lane; row++) {
@@ -396,7 +428,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
             list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
         }
     }
-    count_block(count, over);
+    count_block(&list->over, over);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
@@ -408,6 +440,10 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __shared__ bool is_last_block;
     if (threadIdx.x == 0)
         block_count = 0;
+#if __CUDA_ARCH__ >= 900
+    /* launched early: wait until the short kernel has finished and its writes are visible */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
     __syncthreads();
     const unsigned lane = threadIdx.x % 32;
     const size_t pieces = list->pieces;
@@ -436,6 +472,16 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                                           : finish_in_slot(slot_sums, slot_tickets, first,
                                                            container_pieces, sum, limit);
     }
+    /* The active blocks: those whose first warp had a piece, and block 0 always, so that with no
+       piece at all one block still writes the count. The others had nothing to add and draw no
+       ticket. One that reads the list after the last active block emptied it finds no piece, and
+       it had none: every active block reads the list before its own ticket. */
+    const size_t blocks_with_pieces = (pieces + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
+    const size_t active = blocks_with_pieces == 0          ? 1
+                          : blocks_with_pieces < gridDim.x ? blocks_with_pieces
+                                                           : gridDim.x;
+    if (blockIdx.x >= active)
+        return;
     for (int offset = 16; offset > 0; offset /= 2)
         over += __shfl_xor_sync(FULL_MASK, over, offset);
     if (lane == 0 && over)
@@ -443,13 +489,16 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __syncthreads();
     if (threadIdx.x == 0) {
         if (block_count)
-            atomicAdd(count, block_count);
+            atomicAdd(&list->over, block_count);
         __threadfence();
-        is_last_block = atomicAdd(&list->blocks_done, 1u) == gridDim.x - 1;
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == active - 1;
     }
     __syncthreads();
-    if (is_last_block && threadIdx.x == 0) /* every block has read the list: empty it */
+    if (is_last_block && threadIdx.x == 0) { /* every active block has read the list: empty it */
+        __threadfence();
+        *count = atomicExch(&list->over, 0ull);
         list->pieces = 0, list->blocks_done = 0;
+    }
 }
 
 /* The most pieces a problem can list: every container longer than SHORT_MAX, cut every PIECE. */
@@ -485,15 +534,31 @@ static piece_workspace piece_workspace_at(void *workspace, size_t total)
     return w;
 }
 
-/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. */
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. On
+   sm_90 and later it may start before the first ends (its blocks wait in griddepcontrol.wait);
+   older GPUs have no such wait, and get a plain launch. */
 static void launch_pieces(const float *values, const size_t *offsets, float limit,
                           unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
 {
-    const size_t grid = cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0);
-    count_pieces<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, limit, count, w->list,
-                                                            w->piece_container, w->piece_first,
-                                                            w->slot_sums, w->slot_tickets);
-    CL_LAUNCH_CHECK("count_pieces");
+    static int major = -1; /* read once, not on every (timed) call */
+    if (major < 0) {
+        int device;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    }
+    cudaLaunchAttribute early;
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0));
+    config.blockDim = dim3(BLOCK_SIZE);
+    config.stream = stream;
+    config.attrs = &early;
+    config.numAttrs = major >= 9;
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, count_pieces, values, offsets, limit, count, w->list,
+                                     (const size_t *)w->piece_container,
+                                     (const size_t *)w->piece_first, w->slot_sums,
+                                     w->slot_tickets));
 }
 
 /* Containers per lane: as many as fill a warp's staged chunk at the mean length, from 1 to
@@ -514,20 +579,18 @@ size_t count_workspace_bytes(size_t n, size_t total)
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
-    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
     const piece_workspace w = piece_workspace_at(workspace, total);
     const unsigned per_lane = containers_per_lane(n, total);
     if (per_lane == 1) {
-        const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-        count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-            values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
+        const size_t grid = (n + SHORT_BLOCK_SIZE - 1) / SHORT_BLOCK_SIZE;
+        count_short<<<(unsigned)grid, SHORT_BLOCK_SIZE, 0, stream>>>(
+            values, offsets, n, total, limit, w.list, w.piece_container, w.piece_first);
         CL_LAUNCH_CHECK("count_short");
     } else {
         const size_t tiles = (n + 32 * (size_t)per_lane - 1) / (32 * (size_t)per_lane);
-        const size_t grid = (tiles + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
-        count_short_tiles<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-            values, offsets, n, total, limit, per_lane, count, w.list, w.piece_container,
-            w.piece_first);
+        const size_t grid = (tiles + SHORT_BLOCK_SIZE / 32 - 1) / (SHORT_BLOCK_SIZE / 32);
+        count_short_tiles<<<(unsigned)grid, SHORT_BLOCK_SIZE, 0, stream>>>(
+            values, offsets, n, total, limit, per_lane, w.list, w.piece_container, w.piece_first);
         CL_LAUNCH_CHECK("count_short_tiles");
     }
     launch_pieces(values, offsets, limit, count, &w, stream);

@@ -1,18 +1,22 @@
 /**
- * @file v15_dependent_launch.cu
- * @brief v15: v14 with less between its two kernels: no memset, the pieces kernel launched as a
- * programmatic dependent of the short one, and a ticket drawn only by its blocks that had pieces.
+ * @file v13_lane_tiles.cu
+ * @brief v13: v12 with several containers per lane when containers are short: a warp takes a tile
+ * of 32 · k consecutive containers, k = 384 / (32 · mean length) up to 3, so that its staged chunk
+ * is full.
  *
- * At 2^20 containers a run lasts tens of microseconds, and v14 spends part of it outside its
- * short kernel (the small-inputs file): a memset of the count, the gap before the second launch,
- * and a pieces kernel that takes microseconds with no piece to find, because each of its blocks
- * draws a ticket from one counter, and atomics on one address are served one after another. Here
- * the short kernel adds its count into the workspace, and the pieces kernel's last block copies it
- * out (lesson 03's v8), so the memset goes. The pieces kernel is launched with programmatic stream
- * serialization (sm_90): the GPU may start launching it before the short kernel ends, and
- * `griddepcontrol.wait` holds its blocks until every write of the short kernel is visible. A block
- * that has no piece to sum leaves without a ticket; the last of those that had pieces (block 0
- * always counts as one) writes the count.
+ * v12's walk costs the same for every float of a 384-float chunk, used or not, and its run is the
+ * 32 containers of one warp: at a mean of 4 floats a run holds 128 floats, so two thirds of each
+ * walk, scan and barrier is spent on nothing, and ncu finds the short kernel issue-bound
+ * (instructions, not bytes, set its time). Here a lane owns k consecutive containers, so the warp's
+ * run holds 96 containers of 4 floats, one chunk. The lane marks where each of its containers
+ * starts and reads each one's sum at its last float, as before; the walk itself is v12's, moved
+ * into count_run() with the lane's k container bounds in shared memory, 32-bit and relative to the
+ * run, where they cost no registers across it. A tile that holds a long container goes row by row
+ * through v12's runs.
+ *
+ * Only short means use the tiles (k > 1): the tiled kernel needs 40 registers (6 blocks per SM);
+ * at 32 it spills, and at means of 7 floats or more, where k = 1, it lost to v12's kernel, which
+ * stays here unchanged for them (the tries file, run of 2026-11-24).
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -33,15 +37,14 @@
    sm_90 (8 blocks spill, and measured slower). */
 #define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
 #define BLOCK_SIZE       256
-#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v12 */
+#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v11 */
 #define PIECE            512  /* floats per piece: one warp, 16 loads per lane */
 #define FULL_MASK        0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
 typedef struct {
     unsigned long long pieces; /* pieces listed so far */
-    unsigned long long over;   /* containers over the limit so far: the count, until it is out */
-    unsigned blocks_done;      /* the second kernel's blocks with pieces that have finished */
+    unsigned blocks_done;      /* the second kernel's blocks that have finished */
 } piece_list;
 
 /* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
@@ -107,7 +110,7 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
+#define CHUNK 384 /* floats a warp stages at once (v11's 640) */
 
 /* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
    …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
@@ -273,7 +276,8 @@ static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, con
 
 __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
-                piece_list *list, size_t *piece_container, size_t *piece_first)
+                unsigned long long *count, piece_list *list, size_t *piece_container,
+                size_t *piece_first)
 {
     __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
     __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
@@ -327,13 +331,13 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
     count_short_tiles(const float *values, const size_t *offsets, size_t n, size_t total,
-                      float limit, unsigned per_lane, piece_list *list, size_t *piece_container,
-                      size_t *piece_first)
+                      float limit, unsigned per_lane, unsigned long long *count, piece_list *list,
+                      size_t *piece_container, size_t *piece_first)
 {
     __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
     __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
@@ -367,7 +371,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
         over += count_run(at, own, values + from, (unsigned)(hi - from), total - from, limit,
                           staged, starts);
     } else {
-        /* a long container: v13's runs, one row of 32 consecutive containers at a time, a lane
+        /* a long container: v12's runs, one row of 32 consecutive containers at a time, a lane
            each, cut at the long ones, which are listed as pieces */
         over = 0;
         for (unsigned row = 0; row < per_lane; row++) {
@@ -392,7 +396,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
             list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
         }
     }
-    count_block(&list->over, over);
+    count_block(count, over);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
@@ -404,10 +408,6 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __shared__ bool is_last_block;
     if (threadIdx.x == 0)
         block_count = 0;
-#if __CUDA_ARCH__ >= 900
-    /* launched early: wait until the short kernel has finished and its writes are visible */
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
     __syncthreads();
     const unsigned lane = threadIdx.x % 32;
     const size_t pieces = list->pieces;
@@ -436,16 +436,6 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                                           : finish_in_slot(slot_sums, slot_tickets, first,
                                                            container_pieces, sum, limit);
     }
-    /* The active blocks: those whose first warp had a piece, and block 0 always, so that with no
-       piece at all one block still writes the count. The others had nothing to add and draw no
-       ticket. One that reads the list after the last active block emptied it finds no piece, and
-       it had none: every active block reads the list before its own ticket. */
-    const size_t blocks_with_pieces = (pieces + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
-    const size_t active = blocks_with_pieces == 0          ? 1
-                          : blocks_with_pieces < gridDim.x ? blocks_with_pieces
-                                                           : gridDim.x;
-    if (blockIdx.x >= active)
-        return;
     for (int offset = 16; offset > 0; offset /= 2)
         over += __shfl_xor_sync(FULL_MASK, over, offset);
     if (lane == 0 && over)
@@ -453,16 +443,13 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __syncthreads();
     if (threadIdx.x == 0) {
         if (block_count)
-            atomicAdd(&list->over, block_count);
+            atomicAdd(count, block_count);
         __threadfence();
-        is_last_block = atomicAdd(&list->blocks_done, 1u) == active - 1;
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
-    if (is_last_block && threadIdx.x == 0) { /* every active block has read the list: empty it */
-        __threadfence();
-        *count = atomicExch(&list->over, 0ull);
+    if (is_last_block && threadIdx.x == 0) /* every block has read the list: empty it */
         list->pieces = 0, list->blocks_done = 0;
-    }
 }
 
 /* The most pieces a problem can list: every container longer than SHORT_MAX, cut every PIECE. */
@@ -498,31 +485,15 @@ static piece_workspace piece_workspace_at(void *workspace, size_t total)
     return w;
 }
 
-/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. On
-   sm_90 and later it may start before the first ends (its blocks wait in griddepcontrol.wait);
-   older GPUs have no such wait, and get a plain launch. */
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. */
 static void launch_pieces(const float *values, const size_t *offsets, float limit,
                           unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
 {
-    static int major = -1; /* read once, not on every (timed) call */
-    if (major < 0) {
-        int device;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    }
-    cudaLaunchAttribute early;
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3((unsigned)cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0));
-    config.blockDim = dim3(BLOCK_SIZE);
-    config.stream = stream;
-    config.attrs = &early;
-    config.numAttrs = major >= 9;
-    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, count_pieces, values, offsets, limit, count, w->list,
-                                     (const size_t *)w->piece_container,
-                                     (const size_t *)w->piece_first, w->slot_sums,
-                                     w->slot_tickets));
+    const size_t grid = cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0);
+    count_pieces<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, limit, count, w->list,
+                                                            w->piece_container, w->piece_first,
+                                                            w->slot_sums, w->slot_tickets);
+    CL_LAUNCH_CHECK("count_pieces");
 }
 
 /* Containers per lane: as many as fill a warp's staged chunk at the mean length, from 1 to
@@ -543,18 +514,20 @@ size_t count_workspace_bytes(size_t n, size_t total)
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
+    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
     const piece_workspace w = piece_workspace_at(workspace, total);
     const unsigned per_lane = containers_per_lane(n, total);
     if (per_lane == 1) {
         const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
         count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-            values, offsets, n, total, limit, w.list, w.piece_container, w.piece_first);
+            values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
         CL_LAUNCH_CHECK("count_short");
     } else {
         const size_t tiles = (n + 32 * (size_t)per_lane - 1) / (32 * (size_t)per_lane);
         const size_t grid = (tiles + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
         count_short_tiles<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-            values, offsets, n, total, limit, per_lane, w.list, w.piece_container, w.piece_first);
+            values, offsets, n, total, limit, per_lane, count, w.list, w.piece_container,
+            w.piece_first);
         CL_LAUNCH_CHECK("count_short_tiles");
     }
     launch_pieces(values, offsets, limit, count, &w, stream);

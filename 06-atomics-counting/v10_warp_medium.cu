@@ -1,17 +1,15 @@
 /**
- * @file v21_vector_dependent.cu
- * @brief v21: a new path from v12: v15's launch on v12's kernels (no memset, the pieces kernel
- * launched as a programmatic dependent, a ticket drawn only by its blocks that had pieces).
+ * @file v10_warp_medium.cu
+ * @brief v10: v9 with the whole warp summing each medium container (33 to SHORT_MAX floats) from
+ * the staged chunk; only containers of up to 32 floats keep a lane's serial walk.
  *
- * v13 to v20 rebuilt the short kernel for short containers and the power law, and v15 took most of
- * what lies between the two kernels away, on v14's short kernel. At 2^20 containers of mean 16,
- * v12's short kernel alone was still the fastest (a warp's 32 containers, 512 floats, fit its
- * 640-float chunk in one staging; v14's chunk holds 384), and what v12 lost there was the memset
- * and the second launch. Here v12's two kernels are unchanged but for v15's three changes: the
- * short kernel adds its count into the workspace, the pieces kernel may start before the short one
- * ends (its blocks wait in `griddepcontrol.wait`), and only the pieces kernel's blocks that had
- * pieces draw a ticket, the last of them (block 0 always counts as one) writing the count. Diff it
- * against v12 (the tries file has the measurements that led here).
+ * v9's serial walk makes a warp wait for its longest short container: on the power law a warp's
+ * short containers hold a few hundred floats, the longest of them several times the mean, so the
+ * walk takes that many steps with a few lanes busy (the page draws the generator's law). Here a
+ * lane walks its own container only up to 32 floats; for each longer one the 32 lanes read 32
+ * consecutive staged floats per step and reduce with shuffles, and the owning lane adds the
+ * result. A warp then waits at most 32 steps for the walk, and a medium container costs a few
+ * steps of the whole warp instead of holding 31 lanes idle.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -19,15 +17,14 @@
 #include "slots.cuh"
 
 #define BLOCK_SIZE 256
-#define SHORT_MAX  1024 /* the warp's 128-float steps make containers up to 1024 floats cheap */
-#define PIECE      512  /* floats per piece: one warp, 16 loads per lane */
+#define SHORT_MAX  512 /* the medium path makes containers up to 512 floats cheap */
+#define PIECE      512 /* floats per piece: one warp, 16 loads per lane */
 #define FULL_MASK  0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
 typedef struct {
     unsigned long long pieces; /* pieces listed so far */
-    unsigned long long over;   /* containers over the limit so far: the count, until it is out */
-    unsigned blocks_done;      /* the second kernel's blocks with pieces that have finished */
+    unsigned blocks_done;      /* the second kernel's blocks that have finished */
 } piece_list;
 
 /* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
@@ -107,44 +104,39 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define SERIAL_MAX 64 /* longest container a lane walks alone: a step is now 4 floats */
+#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v11 and v12) */
 
-/* float4 q of a chunk lives at q ^ (q / 8 % 8): the 8 float4s of each 128-byte row are permuted
-   by the row's number, so 8 lanes reading float4s 16 floats apart (containers of 16) hit different
-   banks, and the stores below (8 consecutive float4s per row) stay conflict-free. */
-static __device__ unsigned slot(unsigned q)
+/* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
+   16 floats (or any even stride) hit different banks, and so do the stores below. */
+static __device__ unsigned padded(unsigned p)
 {
-    return q ^ ((q / 8) % 8);
+    return p + p / 32;
 }
 
-/* Stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory (layout above). */
-static __device__ void stage_chunk(float4 *staged, const float *values, size_t base, size_t hi,
-                                   size_t total)
+/* v11 and v12: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
+static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
+                                          size_t hi, size_t total)
 {
     const unsigned lane = threadIdx.x % 32;
     float4 part[CHUNK / 128];
     load_chunk(part, values, base, hi, total);
 #pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++)
-        staged[slot(i * 32 + lane)] = part[i];
+    for (int i = 0; i < CHUNK / 128; i++) {
+        const unsigned p = (i * 32 + lane) * 4;
+        staged[padded(p)] = part[i].x, staged[padded(p + 1)] = part[i].y;
+        staged[padded(p + 2)] = part[i].z, staged[padded(p + 3)] = part[i].w;
+    }
 }
 
-/* Adds, in order, the floats of v (floats p to p + 3 of the chunk) that lie in [from, to). */
-static __device__ float add_in_range(float sum, float4 v, unsigned p, unsigned from, unsigned to)
-{
-    sum += p >= from && p < to ? v.x : 0.0f;
-    sum += p + 1 >= from && p + 1 < to ? v.y : 0.0f;
-    sum += p + 2 >= from && p + 2 < to ? v.z : 0.0f;
-    sum += p + 3 >= from && p + 3 < to ? v.w : 0.0f;
-    return sum;
-}
+#define SERIAL_MAX 32 /* longest container a lane walks alone */
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
-                piece_list *list, size_t *piece_container, size_t *piece_first)
+                unsigned long long *count, piece_list *list, size_t *piece_container,
+                size_t *piece_first)
 {
-    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    float4 *staged = staged_block[threadIdx.x / 32];
+    __shared__ float staged_block[BLOCK_SIZE / 32][PADDED];
+    float *staged = staged_block[threadIdx.x / 32];
     const unsigned lane = threadIdx.x % 32;
     const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     size_t begin = 0, end = 0;
@@ -162,22 +154,14 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
         const size_t hi = __shfl_sync(FULL_MASK, end, last);
         const int in_run = (int)lane >= first && (int)lane <= last;
         for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
-            stage_chunk(staged, values, base, hi, total);
+            stage_chunk_padded(staged, values, base, hi, total);
             __syncwarp();
             const size_t start = begin > base ? begin : base;
             const size_t stop = end < base + CHUNK ? end : base + CHUNK;
             const int has_floats = in_run && start < stop;
-            if (has_floats && !is_medium) { /* masked first and last float4, whole ones between */
-                const unsigned from = (unsigned)(start - base), to = (unsigned)(stop - base);
-                const unsigned first_q = from / 4, last_q = (to - 1) / 4;
-                sum = add_in_range(sum, staged[slot(first_q)], 4 * first_q, from, to);
-                for (unsigned q = first_q + 1; q < last_q; q++) {
-                    const float4 v = staged[slot(q)];
-                    sum += v.x, sum += v.y, sum += v.z, sum += v.w;
-                }
-                if (last_q > first_q)
-                    sum = add_in_range(sum, staged[slot(last_q)], 4 * last_q, from, to);
-            }
+            if (has_floats && !is_medium)
+                for (unsigned p = (unsigned)(start - base); p < (unsigned)(stop - base); p++)
+                    sum += staged[padded(p)];
             /* each medium container in this chunk: the 32 lanes together (warp-uniform loop) */
             for (unsigned medium = __ballot_sync(FULL_MASK, has_floats && is_medium); medium;
                  medium &= medium - 1) {
@@ -185,8 +169,8 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                 const unsigned from = __shfl_sync(FULL_MASK, (unsigned)(start - base), owner);
                 const unsigned to = __shfl_sync(FULL_MASK, (unsigned)(stop - base), owner);
                 float part = 0.0f;
-                for (unsigned q = from / 4 + lane; 4 * q < to; q += 32)
-                    part = add_in_range(part, staged[slot(q)], 4 * q, from, to);
+                for (unsigned p = from + lane; p < to; p += 32)
+                    part += staged[padded(p)];
                 for (int offset = 16; offset > 0; offset /= 2)
                     part += __shfl_xor_sync(FULL_MASK, part, offset);
                 if ((int)lane == owner)
@@ -195,7 +179,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
@@ -207,10 +191,6 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __shared__ bool is_last_block;
     if (threadIdx.x == 0)
         block_count = 0;
-#if __CUDA_ARCH__ >= 900
-    /* launched early: wait until the short kernel has finished and its writes are visible */
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
     __syncthreads();
     const unsigned lane = threadIdx.x % 32;
     const size_t pieces = list->pieces;
@@ -239,16 +219,6 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                                           : finish_in_slot(slot_sums, slot_tickets, first,
                                                            container_pieces, sum, limit);
     }
-    /* The active blocks: those whose first warp had a piece, and block 0 always, so that with no
-       piece at all one block still writes the count. The others had nothing to add and draw no
-       ticket. One that reads the list after the last active block emptied it finds no piece, and
-       it had none: every active block reads the list before its own ticket. */
-    const size_t blocks_with_pieces = (pieces + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
-    const size_t active = blocks_with_pieces == 0          ? 1
-                          : blocks_with_pieces < gridDim.x ? blocks_with_pieces
-                                                           : gridDim.x;
-    if (blockIdx.x >= active)
-        return;
     for (int offset = 16; offset > 0; offset /= 2)
         over += __shfl_xor_sync(FULL_MASK, over, offset);
     if (lane == 0 && over)
@@ -256,16 +226,13 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __syncthreads();
     if (threadIdx.x == 0) {
         if (block_count)
-            atomicAdd(&list->over, block_count);
+            atomicAdd(count, block_count);
         __threadfence();
-        is_last_block = atomicAdd(&list->blocks_done, 1u) == active - 1;
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
-    if (is_last_block && threadIdx.x == 0) { /* every active block has read the list: empty it */
-        __threadfence();
-        *count = atomicExch(&list->over, 0ull);
+    if (is_last_block && threadIdx.x == 0) /* every block has read the list: empty it */
         list->pieces = 0, list->blocks_done = 0;
-    }
 }
 
 /* The most pieces a problem can list: every container longer than SHORT_MAX, cut every PIECE. */
@@ -301,31 +268,15 @@ static piece_workspace piece_workspace_at(void *workspace, size_t total)
     return w;
 }
 
-/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. On
-   sm_90 and later it may start before the first ends (its blocks wait in griddepcontrol.wait);
-   older GPUs have no such wait, and get a plain launch. */
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. */
 static void launch_pieces(const float *values, const size_t *offsets, float limit,
                           unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
 {
-    static int major = -1; /* read once, not on every (timed) call */
-    if (major < 0) {
-        int device;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    }
-    cudaLaunchAttribute early;
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3((unsigned)cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0));
-    config.blockDim = dim3(BLOCK_SIZE);
-    config.stream = stream;
-    config.attrs = &early;
-    config.numAttrs = major >= 9;
-    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, count_pieces, values, offsets, limit, count, w->list,
-                                     (const size_t *)w->piece_container,
-                                     (const size_t *)w->piece_first, w->slot_sums,
-                                     w->slot_tickets));
+    const size_t grid = cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0);
+    count_pieces<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, limit, count, w->list,
+                                                            w->piece_container, w->piece_first,
+                                                            w->slot_sums, w->slot_tickets);
+    CL_LAUNCH_CHECK("count_pieces");
 }
 
 size_t count_workspace_bytes(size_t n, size_t total)
@@ -337,10 +288,11 @@ size_t count_workspace_bytes(size_t n, size_t total)
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
+    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
     const piece_workspace w = piece_workspace_at(workspace, total);
     const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, total, limit, w.list,
-                                                           w.piece_container, w.piece_first);
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
+        values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
     CL_LAUNCH_CHECK("count_short");
     launch_pieces(values, offsets, limit, count, &w, stream);
 }

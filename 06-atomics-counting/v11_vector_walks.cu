@@ -1,15 +1,17 @@
 /**
- * @file v11_warp_medium.cu
- * @brief v11: v10 with the whole warp summing each medium container (33 to SHORT_MAX floats) from
- * the staged chunk; only containers of up to 32 floats keep a lane's serial walk.
+ * @file v11_vector_walks.cu
+ * @brief v11: v10 with 16-byte shared-memory reads in both walks: the chunk is staged as float4s
+ * (swizzled instead of padded), a lane's walk reads a float4 per step, and the warp's medium walk
+ * 128 floats per step.
  *
- * v10's serial walk makes a warp wait for its longest short container: on the power law a warp's
- * short containers hold a few hundred floats, the longest of them several times the mean, so the
- * walk takes that many steps with a few lanes busy (the page draws the generator's law). Here a
- * lane walks its own container only up to 32 floats; for each longer one the 32 lanes read 32
- * consecutive staged floats per step and reduce with shuffles, and the owning lane adds the
- * result. A warp then waits at most 32 steps for the walk, and a medium container costs a few
- * steps of the whole warp instead of holding 31 lanes idle.
+ * v10 still spends most of its instructions in the walks: a step of the serial walk is a load, an
+ * add and the loop's index, bound and branch for one float. Reading float4s does the loop's work
+ * once per four floats. The first and last float4 of a container hold floats of its neighbours, so
+ * those two are added under a mask (a masked float adds 0, which leaves the sum as it was, so the
+ * order of additions is still v8's). The padding that kept v9's lanes on different banks would
+ * misalign the float4s; an XOR of the float4's column with its row does the same job. With steps
+ * this cheap, a lane walks containers of up to 64 floats alone and the warp takes those up to 1024
+ * (the pieces only longer ones): the thresholds that measured best (tries file).
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -17,8 +19,8 @@
 #include "slots.cuh"
 
 #define BLOCK_SIZE 256
-#define SHORT_MAX  512 /* the medium path makes containers up to 512 floats cheap */
-#define PIECE      512 /* floats per piece: one warp, 16 loads per lane */
+#define SHORT_MAX  1024 /* the warp's 128-float steps make containers up to 1024 floats cheap */
+#define PIECE      512  /* floats per piece: one warp, 16 loads per lane */
 #define FULL_MASK  0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
@@ -104,39 +106,45 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v12 and v13) */
+#define SERIAL_MAX 64 /* longest container a lane walks alone: a step is now 4 floats */
 
-/* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
-   16 floats (or any even stride) hit different banks, and so do the stores below. */
-static __device__ unsigned padded(unsigned p)
+/* float4 q of a chunk lives at q ^ (q / 8 % 8): the 8 float4s of each 128-byte row are permuted
+   by the row's number, so 8 lanes reading float4s 16 floats apart (containers of 16) hit different
+   banks, and the stores below (8 consecutive float4s per row) stay conflict-free. */
+static __device__ unsigned slot(unsigned q)
 {
-    return p + p / 32;
+    return q ^ ((q / 8) % 8);
 }
 
-/* v12 and v13: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
-static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
-                                          size_t hi, size_t total)
+/* Stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory (layout above). */
+static __device__ void stage_chunk(float4 *staged, const float *values, size_t base, size_t hi,
+                                   size_t total)
 {
     const unsigned lane = threadIdx.x % 32;
     float4 part[CHUNK / 128];
     load_chunk(part, values, base, hi, total);
 #pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++) {
-        const unsigned p = (i * 32 + lane) * 4;
-        staged[padded(p)] = part[i].x, staged[padded(p + 1)] = part[i].y;
-        staged[padded(p + 2)] = part[i].z, staged[padded(p + 3)] = part[i].w;
-    }
+    for (int i = 0; i < CHUNK / 128; i++)
+        staged[slot(i * 32 + lane)] = part[i];
 }
 
-#define SERIAL_MAX 32 /* longest container a lane walks alone */
+/* Adds, in order, the floats of v (floats p to p + 3 of the chunk) that lie in [from, to). */
+static __device__ float add_in_range(float sum, float4 v, unsigned p, unsigned from, unsigned to)
+{
+    sum += p >= from && p < to ? v.x : 0.0f;
+    sum += p + 1 >= from && p + 1 < to ? v.y : 0.0f;
+    sum += p + 2 >= from && p + 2 < to ? v.z : 0.0f;
+    sum += p + 3 >= from && p + 3 < to ? v.w : 0.0f;
+    return sum;
+}
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
                 unsigned long long *count, piece_list *list, size_t *piece_container,
                 size_t *piece_first)
 {
-    __shared__ float staged_block[BLOCK_SIZE / 32][PADDED];
-    float *staged = staged_block[threadIdx.x / 32];
+    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
+    float4 *staged = staged_block[threadIdx.x / 32];
     const unsigned lane = threadIdx.x % 32;
     const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     size_t begin = 0, end = 0;
@@ -154,14 +162,22 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
         const size_t hi = __shfl_sync(FULL_MASK, end, last);
         const int in_run = (int)lane >= first && (int)lane <= last;
         for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
-            stage_chunk_padded(staged, values, base, hi, total);
+            stage_chunk(staged, values, base, hi, total);
             __syncwarp();
             const size_t start = begin > base ? begin : base;
             const size_t stop = end < base + CHUNK ? end : base + CHUNK;
             const int has_floats = in_run && start < stop;
-            if (has_floats && !is_medium)
-                for (unsigned p = (unsigned)(start - base); p < (unsigned)(stop - base); p++)
-                    sum += staged[padded(p)];
+            if (has_floats && !is_medium) { /* masked first and last float4, whole ones between */
+                const unsigned from = (unsigned)(start - base), to = (unsigned)(stop - base);
+                const unsigned first_q = from / 4, last_q = (to - 1) / 4;
+                sum = add_in_range(sum, staged[slot(first_q)], 4 * first_q, from, to);
+                for (unsigned q = first_q + 1; q < last_q; q++) {
+                    const float4 v = staged[slot(q)];
+                    sum += v.x, sum += v.y, sum += v.z, sum += v.w;
+                }
+                if (last_q > first_q)
+                    sum = add_in_range(sum, staged[slot(last_q)], 4 * last_q, from, to);
+            }
             /* each medium container in this chunk: the 32 lanes together (warp-uniform loop) */
             for (unsigned medium = __ballot_sync(FULL_MASK, has_floats && is_medium); medium;
                  medium &= medium - 1) {
@@ -169,8 +185,8 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                 const unsigned from = __shfl_sync(FULL_MASK, (unsigned)(start - base), owner);
                 const unsigned to = __shfl_sync(FULL_MASK, (unsigned)(stop - base), owner);
                 float part = 0.0f;
-                for (unsigned p = from + lane; p < to; p += 32)
-                    part += staged[padded(p)];
+                for (unsigned q = from / 4 + lane; 4 * q < to; q += 32)
+                    part = add_in_range(part, staged[slot(q)], 4 * q, from, to);
                 for (int offset = 16; offset > 0; offset /= 2)
                     part += __shfl_xor_sync(FULL_MASK, part, offset);
                 if ((int)lane == owner)

@@ -1,18 +1,17 @@
 /**
- * @file v18_streamed_tiles.cu
- * @brief v18: v17 with a warp's tile four chunks long at short means, its floats streamed through
- * the chunk front to back and its containers marked from a cursor that moves on with the chunks.
+ * @file v18_warp_sums.cu
+ * @brief v18: v17 with a long container of up to WARP_SUM_MOST floats summed on the spot by the
+ * warp whose stream meets it, instead of listed as pieces for the second kernel.
  *
- * v14's tiles hold 96 containers at mean 4, sized to fill one chunk of 384 floats at the mean
- * length. Their floats vary from tile to tile: power-law lengths fill one chunk most of the time
- * and two or three now and then, each a whole walk however few floats it holds, and a tile with a
- * long container is walked row by row. Here a tile holds four chunks' worth of containers (384 at
- * mean 4), and its floats go through the chunk as one stream: a chunk is always full but at the
- * tile's two ends, so the rounding costs half a chunk in four instead of half in one. No lane owns
- * containers any more: per chunk the warp visits, 32 at a time, only the containers that start or
- * end in it (their starts in shared memory, loaded once per tile), and a long container is skipped
- * to the pieces where the stream meets it. v16's tails go: at four chunks a tile, a few floats past
- * the last one cost little.
+ * The pieces kernel runs after the short one: its blocks start when the last short block is done,
+ * and each piece is a chain of dependent reads (the list, the container's offsets, the floats, the
+ * slot's two atomics), so it reads its bytes at a fraction of the bandwidth. On power-law lengths
+ * of mean 4 most long containers hold a few thousand floats, a small share of the bytes and most of
+ * the pieces. The warp that meets one in its stream now reads it itself, float4 loads from its
+ * first aligned float, SUM_LOADS of them in flight per lane, and adds it up with five shuffles: a
+ * few round trips to memory, taken while the other warps of the SM stream on. Longer containers
+ * still go to the pieces, where many warps share one: a warp that read tens of thousands of floats
+ * alone would keep its block's slot long after its neighbours are done.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -32,12 +31,14 @@
 #define MIN_BLOCKS 16
 #endif
 /* The tiled kernel holds a chunk's loads and the walk at once: 40 registers, 12 blocks on sm_90
-   (at 16 blocks, 32 registers, v14's tiled kernel spilled more: its tries measured that slower). */
+   (at 16 blocks, 32 registers, v13's tiled kernel spilled more: its tries measured that slower). */
 #define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
 #define SHORT_BLOCK_SIZE 128  /* the short kernels' blocks: 4 warps */
 #define BLOCK_SIZE       256  /* the pieces kernel's */
-#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v12 */
+#define SHORT_MAX        1024 /* longer ones leave the walks (pieces, or a warp sum) */
 #define PIECE            512  /* floats per piece: one warp, 16 loads per lane */
+#define WARP_SUM_MOST    4096 /* long containers up to this: summed by the warp that meets them */
+#define SUM_LOADS        4    /* float4 loads in flight per lane in such a sum */
 #define FULL_MASK        0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
@@ -110,7 +111,7 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
+#define CHUNK 384 /* floats a warp stages at once (v11's 640) */
 
 /* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
    …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
@@ -279,14 +280,42 @@ __global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS)
     finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
 }
 
+/* The sum of x[0 .. length), read by the whole warp: the floats before the first 16-byte boundary
+   one per lane, then float4s, SUM_LOADS per lane in flight, then the last few floats. All 32 lanes
+   call it; each gets the sum. */
+static __device__ float sum_by_warp(const float *x, size_t length)
+{
+    const unsigned lane = threadIdx.x % 32;
+    const size_t head = (4 - (uintptr_t)x / sizeof(float) % 4) % 4; /* floats before the boundary */
+    float sum = lane < head && lane < length ? x[lane] : 0.0f;
+    const float4 *body = (const float4 *)(x + head);
+    const size_t quads = length > head ? (length - head) / 4 : 0;
+    for (size_t q = lane; q < quads; q += 32 * SUM_LOADS) {
+        float4 v[SUM_LOADS];
+#pragma unroll
+        for (int i = 0; i < SUM_LOADS; i++)
+            v[i] = q + 32 * i < quads ? body[q + 32 * i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+        for (int i = 0; i < SUM_LOADS; i++)
+            sum += (v[i].x + v[i].y) + (v[i].z + v[i].w);
+    }
+    const size_t rest = head + quads * 4; /* fewer than 4 floats from here on */
+    if (rest + lane < length)
+        sum += x[rest + lane];
+    for (int offset = 16; offset > 0; offset /= 2)
+        sum += __shfl_xor_sync(FULL_MASK, sum, offset);
+    return sum;
+}
+
 /* The kernel for short means. Warp w takes `tile` consecutive containers (a multiple of 32, at
    most GROUPS_MOST · 32) and streams their floats through its chunk front to back, whatever their
    lengths. `next`, the first container not yet counted, moves on with the chunks: a chunk's bitmap
    gets the starts of the containers from `next` up to the first that ends past the chunk, visited
    32 at a time (consecutive containers, so those that end in the chunk are a prefix of the lanes),
-   and after the walk the same containers read their sums. A long container is listed as pieces
-   when `next` reaches it, and the stream goes on from its end. Positions are kept as 32-bit
-   offsets from the tile's first float: the host takes this kernel only below 2^32 floats. */
+   and after the walk the same containers read their sums. A long container is summed by the warp
+   (listed as pieces if longer than WARP_SUM_MOST) when `next` reaches it, and the stream goes on
+   from its end. Positions are kept as 32-bit offsets from the tile's first float: the host takes
+   this kernel only below 2^32 floats. */
 __global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS_TILES)
     count_short_tiles(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned tile, piece_list *list, size_t *piece_container,
@@ -328,9 +357,13 @@ __global__ void __launch_bounds__(SHORT_BLOCK_SIZE, MIN_BLOCKS_TILES)
         unsigned next = 0, base = 0;    /* the chunk is floats base … base + CHUNK − 1 */
         float carried = 0.0f;           /* the segment left open at the end of the last chunk */
         while (next < count) {
-            if (longs[next / 32] >> (next % 32) & 1) { /* to the pieces; the stream skips it */
-                list_pieces(list, piece_container, piece_first, tile_first + next,
-                            lane == 0 ? at[next + 1] - at[next] : 0);
+            if (longs[next / 32] >> (next % 32) & 1) { /* the stream skips it */
+                const unsigned length = at[next + 1] - at[next];
+                if (length <= WARP_SUM_MOST)
+                    over += sum_by_warp(values + from + at[next], length) > limit && lane == 0;
+                else
+                    list_pieces(list, piece_container, piece_first, tile_first + next,
+                                lane == 0 ? length : 0);
                 base = at[next + 1] & ~3u, carried = 0.0f, next++;
                 continue;
             }
@@ -519,7 +552,7 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
 
 /* Containers per tile of the stream kernel: groups of 32 that fill TILE_CHUNKS chunks at the mean
    length, at most GROUPS_MOST of them. 0 where one container per lane already fills most of a
-   chunk (the short kernel's case, as in v14: means over 6) or where the floats pass 2^32. */
+   chunk (the short kernel's case, as in v13: means over 6) or where the floats pass 2^32. */
 static unsigned stream_tile(size_t n, size_t total)
 {
     const size_t mean = n && total / n ? total / n : 1;

@@ -1,17 +1,17 @@
 /**
- * @file v12_vector_walks.cu
- * @brief v12: v11 with 16-byte shared-memory reads in both walks: the chunk is staged as float4s
- * (swizzled instead of padded), a lane's walk reads a float4 per step, and the warp's medium walk
- * 128 floats per step.
+ * @file v20_vector_dependent.cu
+ * @brief v20: a new path from v11: v14's launch on v11's kernels (no memset, the pieces kernel
+ * launched as a programmatic dependent, a ticket drawn only by its blocks that had pieces).
  *
- * v11 still spends most of its instructions in the walks: a step of the serial walk is a load, an
- * add and the loop's index, bound and branch for one float. Reading float4s does the loop's work
- * once per four floats. The first and last float4 of a container hold floats of its neighbours, so
- * those two are added under a mask (a masked float adds 0, which leaves the sum as it was, so the
- * order of additions is still v9's). The padding that kept v10's lanes on different banks would
- * misalign the float4s; an XOR of the float4's column with its row does the same job. With steps
- * this cheap, a lane walks containers of up to 64 floats alone and the warp takes those up to 1024
- * (the pieces only longer ones): the thresholds that measured best (tries file).
+ * v12 to v19 rebuilt the short kernel for short containers and the power law, and v14 took most of
+ * what lies between the two kernels away, on v13's short kernel. At 2^20 containers of mean 16,
+ * v11's short kernel alone was still the fastest (a warp's 32 containers, 512 floats, fit its
+ * 640-float chunk in one staging; v13's chunk holds 384), and what v11 lost there was the memset
+ * and the second launch. Here v11's two kernels are unchanged but for v14's three changes: the
+ * short kernel adds its count into the workspace, the pieces kernel may start before the short one
+ * ends (its blocks wait in `griddepcontrol.wait`), and only the pieces kernel's blocks that had
+ * pieces draw a ticket, the last of them (block 0 always counts as one) writing the count. Diff it
+ * against v11 (the tries file has the measurements that led here).
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -26,7 +26,8 @@
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
 typedef struct {
     unsigned long long pieces; /* pieces listed so far */
-    unsigned blocks_done;      /* the second kernel's blocks that have finished */
+    unsigned long long over;   /* containers over the limit so far: the count, until it is out */
+    unsigned blocks_done;      /* the second kernel's blocks with pieces that have finished */
 } piece_list;
 
 /* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
@@ -140,8 +141,7 @@ static __device__ float add_in_range(float sum, float4 v, unsigned p, unsigned f
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
-                unsigned long long *count, piece_list *list, size_t *piece_container,
-                size_t *piece_first)
+                piece_list *list, size_t *piece_container, size_t *piece_first)
 {
     __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
     float4 *staged = staged_block[threadIdx.x / 32];
@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
@@ -207,6 +207,10 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __shared__ bool is_last_block;
     if (threadIdx.x == 0)
         block_count = 0;
+#if __CUDA_ARCH__ >= 900
+    /* launched early: wait until the short kernel has finished and its writes are visible */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
     __syncthreads();
     const unsigned lane = threadIdx.x % 32;
     const size_t pieces = list->pieces;
@@ -235,6 +239,16 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                                           : finish_in_slot(slot_sums, slot_tickets, first,
                                                            container_pieces, sum, limit);
     }
+    /* The active blocks: those whose first warp had a piece, and block 0 always, so that with no
+       piece at all one block still writes the count. The others had nothing to add and draw no
+       ticket. One that reads the list after the last active block emptied it finds no piece, and
+       it had none: every active block reads the list before its own ticket. */
+    const size_t blocks_with_pieces = (pieces + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
+    const size_t active = blocks_with_pieces == 0          ? 1
+                          : blocks_with_pieces < gridDim.x ? blocks_with_pieces
+                                                           : gridDim.x;
+    if (blockIdx.x >= active)
+        return;
     for (int offset = 16; offset > 0; offset /= 2)
         over += __shfl_xor_sync(FULL_MASK, over, offset);
     if (lane == 0 && over)
@@ -242,13 +256,16 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __syncthreads();
     if (threadIdx.x == 0) {
         if (block_count)
-            atomicAdd(count, block_count);
+            atomicAdd(&list->over, block_count);
         __threadfence();
-        is_last_block = atomicAdd(&list->blocks_done, 1u) == gridDim.x - 1;
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == active - 1;
     }
     __syncthreads();
-    if (is_last_block && threadIdx.x == 0) /* every block has read the list: empty it */
+    if (is_last_block && threadIdx.x == 0) { /* every active block has read the list: empty it */
+        __threadfence();
+        *count = atomicExch(&list->over, 0ull);
         list->pieces = 0, list->blocks_done = 0;
+    }
 }
 
 /* The most pieces a problem can list: every container longer than SHORT_MAX, cut every PIECE. */
@@ -284,15 +301,31 @@ static piece_workspace piece_workspace_at(void *workspace, size_t total)
     return w;
 }
 
-/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. */
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. On
+   sm_90 and later it may start before the first ends (its blocks wait in griddepcontrol.wait);
+   older GPUs have no such wait, and get a plain launch. */
 static void launch_pieces(const float *values, const size_t *offsets, float limit,
                           unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
 {
-    const size_t grid = cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0);
-    count_pieces<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, limit, count, w->list,
-                                                            w->piece_container, w->piece_first,
-                                                            w->slot_sums, w->slot_tickets);
-    CL_LAUNCH_CHECK("count_pieces");
+    static int major = -1; /* read once, not on every (timed) call */
+    if (major < 0) {
+        int device;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    }
+    cudaLaunchAttribute early;
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0));
+    config.blockDim = dim3(BLOCK_SIZE);
+    config.stream = stream;
+    config.attrs = &early;
+    config.numAttrs = major >= 9;
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, count_pieces, values, offsets, limit, count, w->list,
+                                     (const size_t *)w->piece_container,
+                                     (const size_t *)w->piece_first, w->slot_sums,
+                                     w->slot_tickets));
 }
 
 size_t count_workspace_bytes(size_t n, size_t total)
@@ -304,11 +337,10 @@ size_t count_workspace_bytes(size_t n, size_t total)
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
-    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
     const piece_workspace w = piece_workspace_at(workspace, total);
     const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-        values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, total, limit, w.list,
+                                                           w.piece_container, w.piece_first);
     CL_LAUNCH_CHECK("count_short");
     launch_pieces(values, offsets, limit, count, &w, stream);
 }

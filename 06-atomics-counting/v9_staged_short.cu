@@ -1,46 +1,26 @@
 /**
- * @file v13_equal_slices.cu
- * @brief v13: v12 with the staged chunk cut into equal slices, one per lane, whatever the container
- * boundaries: each lane sums its 12 floats by segments, and a segmented scan across the lanes
- * carries the sums of containers that cross slices.
+ * @file v9_staged_short.cu
+ * @brief v9: v8 with the short containers' floats read coalesced: a warp stages the floats of its
+ * 32 containers in shared memory with 16-byte loads, and each lane then sums its own container
+ * there.
  *
- * v12 gives each lane its own container, so a warp's walk lasts as long as its longest short
- * container, and each medium one costs the whole warp a walk and a butterfly: on the power law
- * ncu counts a third of the lanes idle per instruction. Here lane l takes floats 12l to 12l + 11 of
- * the chunk, so every lane does the same work whatever the lengths. A bitmap marks where the
- * run's containers start (and where the run ends); a lane closes a segment at each mark and stores
- * its sum at the segment's last float, over the staged value it has already read. The segment
- * open at the end of a slice goes on in the next one: a scan over the lanes, cut by the lanes that
- * hold a mark, gives each lane the floats of that segment from the lanes before it, and carries
- * the open one to the next chunk. The lane that owns a container reads its sum once, at its last
- * float. The additions are grouped by slices, not in v9's order; the check's rounding band holds
- * for any order.
- *
- * The walk costs the same for every float of a chunk, used or not, so the chunk is 384 floats
- * (a power-law warp's short containers hold a few hundred): 3 float4s per lane, an odd count, so
- * the 8 lanes of a quarter warp read float4s 3 apart, in 8 different groups of banks, with no
- * swizzle. The kernel fits in 32 registers, 8 blocks per SM, which the bounds below ask for: the
- * same code with 640-float chunks and more registers (6 blocks, or fewer) measured slower (the
- * tries file).
+ * v8's short kernel waits on memory: each lane walks its own container one float at a time, so a
+ * load instruction of a warp touches up to 32 different lines, and the walk of the longest
+ * container holds the warp. But the 32 containers of a warp lie one after another in memory. So
+ * the warp reads them as one run: every lane loads CHUNK / 128 float4s (all issued before the first
+ * store, so that their trips to DRAM overlap), stores them to shared memory, and the serial walk —
+ * still one lane per container, in the same order of additions as v8 — reads shared memory instead
+ * of DRAM. A long container splits the warp's containers into runs, and its floats are left to the
+ * pieces.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "counting.h"
 #include "slots.cuh"
 
-/* Blocks per SM the launch bounds ask for: as many blocks of 256 as an SM's threads hold. 2048
-   threads on sm_80, sm_90 and sm_100: 8 blocks, so 32 registers; 1536 on sm_86, sm_87, sm_89 and
-   sm_120: 6; 1024 on sm_75: 4 (ptxas refuses more than the SM holds). */
-#if __CUDA_ARCH__ == 750
-#define MIN_BLOCKS 4
-#elif __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200
-#define MIN_BLOCKS 6
-#else
-#define MIN_BLOCKS 8
-#endif
 #define BLOCK_SIZE 256
-#define SHORT_MAX  1024 /* longer containers go to the pieces, as in v12 */
-#define PIECE      512  /* floats per piece: one warp, 16 loads per lane */
+#define SHORT_MAX  128 /* longer containers are cut into pieces */
+#define PIECE      512 /* floats per piece: one warp, 16 loads per lane */
 #define FULL_MASK  0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
@@ -93,7 +73,7 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
+#define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
 
 /* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
    …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
@@ -126,91 +106,37 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define SLICE (CHUNK / 32) /* floats per lane: 12, three float4s */
-#define WORDS (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
+#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v11 and v12) */
 
-/* Float4 i of the chunk stays at i (no padding, no swizzle): lane l reads float4s 3l to 3l + 2
-   (see the top of the file), and the stores of 32 consecutive float4s are conflict-free too. */
-static __device__ void stage_plain(float4 *staged, const float *values, size_t base, size_t hi,
-                                   size_t total)
+/* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
+   16 floats (or any even stride) hit different banks, and so do the stores below. */
+static __device__ unsigned padded(unsigned p)
+{
+    return p + p / 32;
+}
+
+/* v11 and v12: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
+static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
+                                          size_t hi, size_t total)
 {
     const unsigned lane = threadIdx.x % 32;
     float4 part[CHUNK / 128];
     load_chunk(part, values, base, hi, total);
 #pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++)
-        staged[i * 32 + lane] = part[i];
-}
-
-/* Marks float p of the chunk as the first of a segment. */
-static __device__ void mark(unsigned *starts, unsigned p)
-{
-    atomicOr(&starts[p / 32], 1u << (p % 32));
-}
-
-/* Bits first … first + SLICE − 1 of the bitmap: bit i set when a segment starts at float
-   first + i. */
-static __device__ unsigned slice_marks(const unsigned *starts, unsigned first)
-{
-    const unsigned word = first / 32, shift = first % 32;
-    unsigned bits = starts[word] >> shift;
-    if (shift + SLICE > 32)
-        bits |= starts[word + 1] << (32 - shift);
-    return bits & ((1u << SLICE) - 1);
-}
-
-/* Sums the lane's slice by segments: a segment that ends inside the slice has its sum stored at its
-   last float (the slice's first segment without the floats of earlier slices, which the scan
-   below adds). Returns the floats after the last mark, the segment left open. */
-static __device__ float walk_slice(float *sums, const float4 *staged, unsigned marks)
-{
-    const unsigned lane = threadIdx.x % 32;
-    float x[SLICE];
-#pragma unroll
-    for (int q = 0; q < SLICE / 4; q++) {
-        const float4 v = staged[lane * (SLICE / 4) + q];
-        x[4 * q] = v.x, x[4 * q + 1] = v.y, x[4 * q + 2] = v.z, x[4 * q + 3] = v.w;
+    for (int i = 0; i < CHUNK / 128; i++) {
+        const unsigned p = (i * 32 + lane) * 4;
+        staged[padded(p)] = part[i].x, staged[padded(p + 1)] = part[i].y;
+        staged[padded(p + 2)] = part[i].z, staged[padded(p + 3)] = part[i].w;
     }
-    float run = 0.0f;
-#pragma unroll
-    for (int i = 0; i < SLICE; i++) {
-        if (marks >> i & 1) {
-            if (i > 0)
-                sums[lane * SLICE + i - 1] = run;
-            run = 0.0f;
-        }
-        run += x[i];
-    }
-    return run;
 }
 
-/* A scan over the lanes of (open segment, holds a mark), cut at the marks: returns the sum of the
-   segment open at the end of this lane's slice, from its start. `carried` is the one the last
-   chunk left open, which lane 0's slice continues unless it holds a mark. Warp-uniform. */
-static __device__ float chain_open(float open, unsigned marks, float carried)
-{
-    const unsigned lane = threadIdx.x % 32;
-    float chain = open + (lane == 0 && !marks ? carried : 0.0f);
-    int cut = marks != 0;
-    for (int offset = 1; offset < 32; offset *= 2) {
-        const float before = __shfl_up_sync(FULL_MASK, chain, offset);
-        const int before_cut = __shfl_up_sync(FULL_MASK, cut, offset);
-        if ((int)lane >= offset && !cut)
-            chain += before, cut = before_cut;
-    }
-    return chain;
-}
-
-__global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+__global__ void __launch_bounds__(BLOCK_SIZE)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
                 unsigned long long *count, piece_list *list, size_t *piece_container,
                 size_t *piece_first)
 {
-    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
-    float4 *staged = staged_block[threadIdx.x / 32];
-    float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
-    unsigned *starts = starts_block[threadIdx.x / 32];
+    __shared__ float staged_block[BLOCK_SIZE / 32][PADDED];
+    float *staged = staged_block[threadIdx.x / 32];
     const unsigned lane = threadIdx.x % 32;
     const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     size_t begin = 0, end = 0;
@@ -226,35 +152,14 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
         const size_t lo = __shfl_sync(FULL_MASK, begin, first);
         const size_t hi = __shfl_sync(FULL_MASK, end, last);
         const int in_run = (int)lane >= first && (int)lane <= last;
-        float carried = 0.0f; /* the segment left open at the end of the last chunk */
         for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
-            if (lane < WORDS)
-                starts[lane] = 0;
+            stage_chunk_padded(staged, values, base, hi, total);
             __syncwarp();
-            if (in_run && begin >= base && begin < base + CHUNK)
-                mark(starts, (unsigned)(begin - base));
-            if (lane == 0 && hi < base + CHUNK) /* floats past the run are no container's */
-                mark(starts, (unsigned)(hi - base));
-            stage_plain(staged, values, base, hi, total);
-            __syncwarp();
-            const unsigned marks = slice_marks(starts, lane * SLICE);
-            const float open = walk_slice(sums, staged, marks);
-            __syncwarp(); /* every slice is read before lanes store into their neighbours' */
-            const float chain = chain_open(open, marks, carried);
-            float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
-            if (lane == 0)
-                from_before = carried;
-            if (marks) { /* the segment that ends before this slice's first mark is complete */
-                const unsigned p = lane * SLICE + __ffs(marks) - 1;
-                if (p > 0)
-                    sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
-            }
-            if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
-                sums[CHUNK - 1] = chain;
-            carried = __shfl_sync(FULL_MASK, chain, 31);
-            __syncwarp();
-            if (in_run && begin < end && end - 1 >= base && end - 1 < base + CHUNK)
-                sum = sums[end - 1 - base];
+            const size_t start = begin > base ? begin : base;
+            const size_t stop = end < base + CHUNK ? end : base + CHUNK;
+            if (in_run && start < stop)
+                for (unsigned p = (unsigned)(start - base); p < (unsigned)(stop - base); p++)
+                    sum += staged[padded(p)];
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }

@@ -1,0 +1,65 @@
+/**
+ * @file warp_groups.cu
+ * @brief Exercise 2 of 06-atomics-counting (part 1), a solution: v5 with a whole warp per
+ * container instead of four lanes.
+ *
+ * A container of 16 floats now keeps half of its warp idle, and a warp covers one container per
+ * step instead of eight; a container of 65536 floats is read by 32 lanes instead of 4. Which wins
+ * depends on the lengths: the page's expected result says by how much on each.
+ */
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "counting.h"
+
+#define BLOCK_SIZE 256
+#define GROUP      32 /* lanes per container: the whole warp */
+#define GROUPS     (BLOCK_SIZE / GROUP)
+
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    count_lane_groups(const float *values, const size_t *offsets, size_t n, float limit,
+                      unsigned long long *count)
+{
+    __shared__ unsigned long long block_count;
+    if (threadIdx.x == 0)
+        block_count = 0;
+    __syncthreads();
+    const unsigned lane = threadIdx.x % 32, member = threadIdx.x % GROUP;
+    const size_t stride = (size_t)gridDim.x * GROUPS;
+    unsigned long long warp_hits = 0;
+    /* warp-uniform: every lane steps while the warp's first container exists (shuffles need all) */
+    for (size_t c = (size_t)blockIdx.x * GROUPS + threadIdx.x / GROUP; c - lane / GROUP < n;
+         c += stride) {
+        float sum = 0.0f;
+        if (c < n) {
+            const size_t end = offsets[c + 1];
+            for (size_t j = offsets[c] + member; j < end; j += GROUP)
+                sum += values[j];
+        }
+        for (int offset = GROUP / 2; offset > 0; offset /= 2)
+            sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+        warp_hits += __popc(__ballot_sync(0xffffffffu, c < n && member == 0 && sum > limit));
+    }
+    if (lane == 0 && warp_hits)
+        atomicAdd(&block_count, warp_hits);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_count)
+        atomicAdd(count, block_count);
+}
+
+size_t count_workspace_bytes(size_t n, size_t total)
+{
+    (void)n, (void)total;
+    return 0;
+}
+
+void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
+                      float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
+{
+    (void)total, (void)workspace;
+    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
+    const size_t wanted = (n + GROUPS - 1) / GROUPS;
+    const size_t resident = cl_resident_blocks((const void *)count_lane_groups, BLOCK_SIZE, 0);
+    const size_t grid = wanted < resident ? wanted : resident;
+    count_lane_groups<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, limit, count);
+    CL_LAUNCH_CHECK("count_lane_groups");
+}
