@@ -12,9 +12,12 @@
  * and read again, more bytes than the scan's, so the scan is the formulation measured here.
  *
  * The prefix is kept in double. In float it would carry the rounding of every float before the
- * container (|P| grows with the whole input) into each difference; in double the error of a
- * difference is about (its length + 1) · 2^−53 · max |P|, far inside the float error band the
- * reference allows, and integer inputs stay exact.
+ * container (|P| grows with the whole input) into each difference. The lesson's real inputs are
+ * multiples of 2^−24 in [−1, 2), so every double prefix below 2^29 in magnitude is exact and each
+ * difference is the container's exact sum, inside the reference's band; integer inputs stay exact.
+ * Past that (about 6 · 10^8 real floats, beyond the sweep and the tests) the prefixes round, by
+ * errors that differ along CUB's look-back chains, and a container of one or two floats within
+ * about 2^−22 of the limit, where the reference's band is zero or nearly so, could be miscounted.
  */
 #include "cl_cuda_check.h"
 #include "counting.h"

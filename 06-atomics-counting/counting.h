@@ -37,7 +37,8 @@ size_t count_workspace_bytes(size_t n, size_t total);
 /**
  * Writes into *count how many of the n containers sum to more than @p limit. Container c holds
  * values[offsets[c] .. offsets[c + 1]); offsets[0] = 0 and offsets[n] = @p total. The version
- * sets *count itself (the harness poisons it) and leaves the workspace as it found it.
+ * sets *count itself (the harness poisons it) and leaves whatever of the workspace a later call
+ * relies on as it found it (slots and lists zeroed; a library baseline rewrites its part in full).
  */
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream);

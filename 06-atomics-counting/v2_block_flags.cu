@@ -10,7 +10,7 @@
  * by row (the page shows what the post's formula reads: half the containers never, others 16
  * times), its grid of n / 256 blocks is rounded up, and threads past the last container flag 0.
  * The flags are stored row-major, `flags[y][x]`; the post's `r[x][y]` made the 16 threads of a
- * row write 16 words apart, a 16-way shared-memory bank conflict.
+ * row write 16 words apart: a warp's 32 flags land in 4 banks, an 8-way bank conflict.
  */
 #include "cl_cuda_check.h"
 #include "counting.h"

@@ -3,8 +3,9 @@
  * @brief v3: v2 with `__syncthreads_count` — the barrier itself counts the threads whose container
  * is over the limit, and thread (0, 0) issues the block's one `atomicAdd`.
  *
- * v2's flags array, its second barrier and the 256-step serial sum in one thread disappear: the
- * hardware reduces a predicate across the block while it synchronizes, in the time of a barrier.
+ * v2's flags array and the 256-step serial sum in one thread disappear, and the barrier does the
+ * counting: the hardware reduces a predicate across the block while it synchronizes, in the time
+ * of a barrier.
  * What remains is the same uncoalesced walk of one container per thread.
  */
 #include "cl_cuda_check.h"

@@ -7,7 +7,7 @@
  * A segmented scan joins the pieces of a container that several threads share, and a container
  * that spans blocks is finished by whichever block adds the last piece. This is the textbook answer
  * to v5's imbalance, and it treats every float alike; the page measures what that costs, and the
- * second path (v7 to v13) treats the short containers and the long ones apart instead.
+ * second path (v7 to v20) treats the short containers and the long ones apart instead.
  *
  * Think of the input as one merged list: container c's floats, then its end, then container c+1's.
  * Tile t is items [4096 t, 4096 t + 4096) of that list. A warp finds where the tile starts among

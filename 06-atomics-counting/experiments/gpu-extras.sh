@@ -18,7 +18,7 @@ part() { [[ "$parts" == *" $1 "* ]]; }
 
 part sass && {
   echo "# cuobjdump -sass, sm_90: the atomic and warp-vote instructions of each counting kernel"
-  for v in v1_thread_atomics v3_syncthreads_count v4_warp_ballot; do
+  for v in v1_thread_atomics v3_syncthreads_count v4_warp_ballot exercise_unaggregated_atomics; do
     echo "## $v"
     cuobjdump -sass -arch sm_90 "$bin/$v" |
       grep -E "Function : _Z[0-9]+count|VOTE|POPC|FLO|ATOM|RED|BAR\.RED|SHFL" |

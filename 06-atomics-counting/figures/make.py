@@ -55,11 +55,11 @@ def csr():
 def lane_groups():
     fig = svgfig.Figure(820, 330, "v5: four lanes per container, reading side by side")
     header(fig, "v4 → v5: coalescing, four lanes per container",
-           "One load instruction of 8 lanes (a warp has 32); each arrow is one lane's float in that "
-           "load.")
+           "Toy sizes: 8 containers of 4 floats, one load of 8 lanes (a warp has 32); an arrow is one "
+           "lane's float in it.")
     size = 22
     x0 = 40
-    lens = [4, 4, 4, 4, 4, 4]
+    lens = [4] * 8
     total = sum(lens)
     fills = []
     for c, n in enumerate(lens):
@@ -76,8 +76,6 @@ def lane_groups():
             fig.circle(lx, y + 10, 9, fill=ACTIVE)
             fig.text(lx, y + 14, str(lane), size=10, anchor="middle", color="white", bold=True)
             target = 4 * lane if row == 0 else lane  # v5: lanes 0-3 on container 0, 4-7 on 1
-            if row == 0 and lane >= len(lens):
-                continue
             fig.arrow(lx, y + 20, x0 + target * size + size / 2, y + 40, color=HOT if row == 0
                       else GOOD, width=1)
     notes(fig, x0, 312, ["v4: one float per container per load, scattered over many 32-byte "
@@ -110,7 +108,7 @@ def merge_path():
     notes(fig, x0, 200, [
         "Each block finds its tile's start by a search of the offsets (the merge path), sums its "
         "floats by container,",
-        "and a container cut by a tile edge (the long one spans two tiles) is finished in a slot by "
+        "and a container that a tile edge cuts (here containers 2, 3 and 4) is finished in a slot by "
         "whichever block",
         "comes last. Balanced on every distribution; but every item pays for the search, the scan "
         "and the slots.",
