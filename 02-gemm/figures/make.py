@@ -1,0 +1,311 @@
+"""Figures of lesson 02-gemm: `python3 02-gemm/figures/make.py` writes figures/*.svg."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import svgfig  # noqa: E402
+from svgfig import ACTIVE, ACTIVE_LIGHT, GOOD, GOOD_LIGHT, GRID, HOT, HOT_LIGHT, IDLE, INK, MUTED, SHADES, header, notes  # noqa: E402
+
+
+def grid(fig, x, y, rows, cols, size, fill=IDLE, stroke=GRID):
+    for r in range(rows):
+        fig.cells(x, y + r * size, cols, size, fill, stroke=stroke)
+
+
+# 1. v1 -> v2: which addresses a half-warp reads.
+def coalescing():
+    fig = svgfig.Figure(820, 350, "v1 -> v2: 16 threads read 16 rows, or one row")
+    header(fig, "v1 → v2: the index swap",
+           "Toy sizes: a 16 × 16 corner of a row-major matrix; one load of a half-warp (16 threads).")
+    size = 12
+    for panel, (title, x) in enumerate([("v1: thread x reads A[row = x][k]: a column", 40),
+                                         ("v2: thread x reads B[k][col = x]: a row", 440)]):
+        fig.text(x, 84, title, size=13, bold=True)
+        grid(fig, x, 96, 16, 16, size)
+        for t in range(16):
+            r, c = (t, 3) if panel == 0 else (3, t)
+            fig.rect(x + c * size, 96 + r * size, size, size, fill=HOT if panel == 0 else GOOD,
+                     stroke=INK, width=0.5)
+        fig.text(x, 96 + 16 * size + 22,
+                 "16 rows: 16 sectors of 32 bytes, 4 bytes used in each" if panel == 0 else
+                 "one row: 64 contiguous bytes, two sectors, all used", size=13,
+                 color=HOT if panel == 0 else GOOD)
+    notes(fig, 40, 96 + 16 * size + 52, ["One line of the kernel changes; the warp's loads go from "
+                                         "scattered to contiguous."], size=13)
+    svgfig.save(fig, "coalescing")
+
+
+# 2. v2 -> v3: the shared tiles and their barrier pair.
+def shared_tile():
+    fig = svgfig.Figure(820, 330, "v3: tiles of A and B in shared memory, a barrier on each side")
+    header(fig, "v2 → v3: shared-memory tiles and their two barriers",
+           "A block computes a tile of C; per step it copies a tile of A and one of B, then runs "
+           "32 FMAs per thread from them.")
+    s = 8
+    ax, ay = 40, 210
+    grid(fig, ax, ay, 8, 16, s)
+    fig.rect(ax + 4 * s, ay, 4 * s, 8 * s, fill=ACTIVE_LIGHT, stroke=INK)
+    fig.text(ax, ay + 8 * s + 16, "A: the block's rows; step t's tile", size=12)
+    bx, by = 200, 76
+    grid(fig, bx, by, 16, 8, s)
+    fig.rect(bx, by + 4 * s, 8 * s, 4 * s, fill=ACTIVE_LIGHT, stroke=INK)
+    fig.text(bx + 8 * s + 8, by + 6 * s, "B: the block's columns", size=12)
+    fig.rect(bx, ay, 8 * s, 8 * s, fill=GOOD_LIGHT, stroke=INK)
+    fig.text(bx + 8 * s + 8, ay + 4 * s + 4, "C's tile", size=12)
+    steps = [("copy A, B tiles", ACTIVE_LIGHT), ("barrier", HOT_LIGHT), ("32 FMAs each", GOOD_LIGHT),
+             ("barrier", HOT_LIGHT)]
+    x = 420
+    fig.text(x, 120, "each k step, every thread of the block:", size=13)
+    for i, (label, fill) in enumerate(steps):
+        fig.rect(x + i * 98, 134, 90, 34, fill=fill, stroke=INK)
+        fig.text(x + i * 98 + 45, 156, label, size=12, anchor="middle")
+        if i:
+            fig.arrow(x + i * 98 - 8, 151, x + i * 98, 151)
+    notes(fig, 420, 200, ["The first barrier: no thread reads a tile before all of it", "has arrived. "
+                          "The second: no thread overwrites it while", "another still reads it. "
+                          "Each float copied from DRAM feeds", "32 FMAs instead of one."], size=13)
+    svgfig.save(fig, "shared_tile")
+
+
+# 3. v4/v5: register blocking as an outer product.
+def register_block():
+    fig = svgfig.Figure(820, 320, "v5: a thread's 8 x 8 outputs from 8 + 8 values per k")
+    header(fig, "v3 → v5: register blocking, an outer product per k",
+           "One thread, one k: 8 values of A's column and 8 of B's row, 64 FMAs into 64 registers.")
+    s = 22
+    ax, ay = 60, 110
+    fig.cells(ax, ay, 1, s, ACTIVE_LIGHT)
+    for r in range(8):
+        fig.rect(ax, ay + r * s, s, s, fill=ACTIVE_LIGHT, stroke=INK)
+        fig.text(ax + s / 2, ay + r * s + 15, f"a{r}", size=11, anchor="middle")
+    bx, by = ax + 50, ay - 34
+    for c in range(8):
+        fig.rect(bx + c * s, by, s, s, fill=HOT_LIGHT, stroke=INK)
+        fig.text(bx + c * s + s / 2, by + 15, f"b{c}", size=11, anchor="middle")
+    for r in range(8):
+        for c in range(8):
+            fig.rect(bx + c * s, ay + r * s, s, s, fill=GOOD_LIGHT, stroke=GRID)
+    fig.text(bx + 4 * s, ay + 8 * s + 20, "c[r][c] += a[r] · b[c]", size=13, anchor="middle")
+    notes(fig, 360, 120, ["v3: one shared load per FMA (2 loads, 1 FMA).",
+                          "v4: 8 outputs in a column: 9 loads per 8 FMAs.",
+                          "v5: 8 × 8 outputs: 16 loads per 64 FMAs.",
+                          "",
+                          "The price is registers: 64 accumulators and the",
+                          "operands, 160 a thread in v5, so fewer blocks fit."], size=13)
+    svgfig.save(fig, "register_block")
+
+
+# 4. v9: the block, warp and thread tiles.
+def tile_hierarchy():
+    fig = svgfig.Figure(820, 366, "v9: block tile, warp tiles, thread tile")
+    header(fig, "v8 → v9: a block tile, warp tiles and a thread's outputs",
+           "128 × 256 outputs per block as 2 × 4 warps of 64 × 64; a thread owns 16 × 8 of its "
+           "warp's, in groups of 4 apart.")
+    x0, y0 = 40, 80
+    w, h = 512 / 2, 256 / 2  # 256 columns x 128 rows at 1 unit per column
+    fig.rect(x0, y0, w, h, fill=IDLE, stroke=INK, width=2)
+    for r in range(2):
+        for c in range(4):
+            fig.rect(x0 + c * w / 4, y0 + r * h / 2, w / 4, h / 2,
+                     fill=ACTIVE_LIGHT if (r, c) == (0, 1) else IDLE, stroke=INK)
+            fig.text(x0 + c * w / 4 + w / 8, y0 + r * h / 2 + h / 4 + 4, f"warp {r * 4 + c}",
+                     size=11, anchor="middle")
+    fig.text(x0, y0 + h + 18, "block: 128 rows × 256 columns of C", size=12)
+    # the warp tile zoomed: 64 x 64, thread 0's 16 x 8 outputs as 4 row groups x 2 column groups
+    zx, zy, zs = 400, 80, 3.0
+    fig.rect(zx, zy, 64 * zs, 64 * zs, fill=ACTIVE_LIGHT, stroke=INK, width=2)
+    for g in range(4):
+        for hgrp in range(2):
+            fig.rect(zx + hgrp * 32 * zs, zy + g * 16 * zs, 4 * zs, 4 * zs, fill=GOOD, stroke=INK,
+                     width=0.5)
+    fig.line(x0 + w / 4 + w / 4, y0, zx, zy, color=MUTED, dash="4 3")
+    fig.line(x0 + w / 4 + w / 4, y0 + h / 2, zx, zy + 64 * zs, color=MUTED, dash="4 3")
+    fig.text(zx, zy + 64 * zs + 18, "warp 1: 64 × 64; one thread's 16 × 8 outputs in green", size=12)
+    notes(fig, 40, 316, ["A thread's outputs are 4 groups of 4 rows 16 apart and 2 groups of 4",
+                         "columns 32 apart: its operand reads are float4s that a warp's lanes",
+                         "take from different banks. Per k: 6 float4 shared reads for 128 FMAs."],
+          size=13)
+    svgfig.save(fig, "tile_hierarchy")
+
+
+# 5. v10: cp.async keeps the next tile in flight while this one is multiplied.
+def async_pipeline():
+    fig = svgfig.Figure(820, 300, "v10: cp.async copies the next tile while this one is multiplied")
+    header(fig, "v9 → v10: copies that need no registers",
+           "A block's timeline, two shared-memory buffers: the copy of step t + 1 runs under the "
+           "FMAs of step t.")
+    x0, y0, wstep = 120, 100, 130
+    fig.text(20, y0 + 22, "cp.async", size=13)
+    fig.text(20, y0 + 72, "FMAs", size=13)
+    for t in range(5):
+        fig.rect(x0 + t * wstep, y0, wstep - 10, 32, fill=ACTIVE_LIGHT if t % 2 == 0 else SHADES[3],
+                 stroke=INK)
+        fig.text(x0 + t * wstep + (wstep - 10) / 2, y0 + 21, f"tile {t + 1} → buf {(t + 1) % 2}",
+                 size=11, anchor="middle")
+        if t < 4:
+            fig.rect(x0 + (t + 1) * wstep, y0 + 50, wstep - 10, 32, fill=GOOD_LIGHT, stroke=INK)
+            fig.text(x0 + (t + 1) * wstep + (wstep - 10) / 2, y0 + 71, f"step {t + 1} (buf {(t + 1) % 2})",
+                     size=11, anchor="middle")
+        fig.line(x0 + (t + 1) * wstep - 5, y0 - 6, x0 + (t + 1) * wstep - 5, y0 + 90, color=HOT,
+                 dash="3 3")
+    fig.text(x0 + wstep - 5, y0 + 108, "wait_group + barrier", size=11, anchor="middle", color=HOT)
+    notes(fig, 20, 240, ["LDGSTS moves global memory into shared memory without a register: the "
+                         "registers v9 held for the next tile", "now hold a second set of operands, "
+                         "read for k + 1 while k's FMAs run."], size=13)
+    svgfig.save(fig, "async_pipeline")
+
+
+# 6. v12: split-K and the waves it fills.
+def split_k():
+    fig = svgfig.Figure(820, 360, "v12: split-K fills the SMs when C has few tiles")
+    header(fig, "v11 → v12: split-K, and the waves over the SMs",
+           "256 × 256 × 65536: C has 2 tiles of 128 × 256, so 2 blocks on 132 SMs, each a long "
+           "product; S slices of k give 2·S blocks.")
+    x0, y0 = 40, 84
+    fig.text(x0, y0 + 10, "k split in S = 4 slices: each block multiplies one slice", size=13)
+    for s in range(4):
+        fig.rect(x0 + s * 60, y0 + 24, 56, 26, fill=SHADES[s], stroke=INK)
+        fig.text(x0 + s * 60 + 28, y0 + 42, f"k{s}", size=12, anchor="middle")
+    fig.text(x0, y0 + 80, "S partial products in a workspace, added in slice order:", size=13)
+    for s in range(4):
+        fig.rect(x0 + s * 70, y0 + 92, 50, 50, fill=SHADES[s], stroke=INK)
+        fig.text(x0 + s * 70 + 25, y0 + 122, f"C{s}", size=12, anchor="middle")
+        fig.text(x0 + s * 70 + 60, y0 + 122, "+" if s < 3 else "=", size=16, anchor="middle")
+    fig.rect(x0 + 4 * 70, y0 + 92, 50, 50, fill=GOOD_LIGHT, stroke=INK)
+    fig.text(x0 + 4 * 70 + 25, y0 + 122, "C", size=12, anchor="middle")
+    # SM occupancy bars
+    sx, sy = 420, 100
+    fig.text(sx, sy - 6, "132 SMs, one bar per SM (a block each):", size=13)
+    for row, (label, busy) in enumerate([("S = 1: 2 blocks", 2), ("S = 32: 64 blocks", 64),
+                                          ("S = 64: 128 blocks", 128)]):
+        y = sy + 10 + row * 56
+        for i in range(132):
+            fig.rect(sx + i * 2.8, y, 2.6, 22, fill=GOOD if i < busy else IDLE, stroke="none")
+        fig.text(sx, y + 38, label, size=12, color=MUTED)
+    notes(fig, 40, 300, ["S is counted, not tuned: time(S) ≈ ⌈tiles·S / SMs⌉ · ⌈steps / S⌉ plus the "
+                         "sum of the S partial matrices; the smallest wins."], size=13)
+    svgfig.save(fig, "split_k")
+
+
+# 7. v17: a warpgroup's wgmma reads A and B from shared memory.
+def wgmma():
+    fig = svgfig.Figure(820, 330, "v17: one wgmma per warpgroup, operands from shared memory")
+    header(fig, "v16 → v17: wgmma, a warpgroup's product",
+           "mma.sync: each warp loads its operands into registers. wgmma: 4 warps, one 64 × 256 × 16 "
+           "product on shared tiles.")
+    x0, y0 = 40, 90
+    fig.text(x0, y0, "shared memory (128-byte swizzle)", size=13, bold=True)
+    fig.rect(x0, y0 + 14, 90, 120, fill=ACTIVE_LIGHT, stroke=INK)
+    fig.text(x0 + 45, y0 + 78, "A 64 × 16", size=12, anchor="middle")
+    fig.rect(x0 + 110, y0 + 14, 200, 60, fill=HOT_LIGHT, stroke=INK)
+    fig.text(x0 + 210, y0 + 48, "B 16 × 256", size=12, anchor="middle")
+    fig.text(x0, y0 + 156, "two 64-bit descriptors name them", size=12, color=MUTED)
+    wx = 420
+    fig.text(wx, y0, "a warpgroup: warps 0–3, 128 threads", size=13, bold=True)
+    for w in range(4):
+        fig.rect(wx, y0 + 14 + w * 34, 340, 30, fill=GOOD_LIGHT, stroke=INK)
+        fig.text(wx + 170, y0 + 34 + w * 34, f"warp {w}: rows {16 * w}–{16 * w + 15} of the 64 × 256 "
+                 "accumulator", size=12, anchor="middle")
+    fig.arrow(x0 + 320, y0 + 60, wx - 6, y0 + 60)
+    fig.text(x0 + 360, y0 + 52, "HGMMA", size=12, anchor="middle")
+    notes(fig, 40, 280, ["128 accumulator registers a thread; the operands never pass through "
+                         "registers.", "Alone it gains little: every thread still copies the tiles "
+                         "(the next step hands that to TMA)."], size=13)
+    svgfig.save(fig, "wgmma")
+
+
+# 8. v18/v19: the TMA producer, the mbarrier ring and two consumer warpgroups.
+def tma_ring():
+    fig = svgfig.Figure(820, 390, "v19: a producer warpgroup, a ring of stages, two consumers")
+    header(fig, "v17 → v18 → v19: TMA, mbarriers and warp specialization",
+           "One thread of the producer asks the copy engine for whole boxes; each stage has a full "
+           "and an empty mbarrier.")
+    cx, cy, r = 400, 200, 90
+    import math
+    stages = 4
+    for s in range(stages):
+        ang = -math.pi / 2 + s * 2 * math.pi / stages
+        x, y = cx + r * math.cos(ang), cy + r * math.sin(ang)
+        fig.rect(x - 48, y - 22, 96, 44, fill=SHADES[s], stroke=INK)
+        fig.text(x, y - 4, f"stage {s}", size=12, anchor="middle")
+        fig.text(x, y + 12, "A + B boxes", size=10, anchor="middle", color=MUTED)
+    fig.text(cx, cy + 4, "ring", size=13, anchor="middle", bold=True)
+    fig.rect(40, 170, 200, 60, fill=ACTIVE_LIGHT, stroke=INK)
+    fig.text(140, 195, "producer warpgroup", size=12, anchor="middle", bold=True)
+    fig.text(140, 214, "waits 'empty', issues TMA", size=11, anchor="middle")
+    fig.arrow(240, 200, cx - r - 52, 200)
+    for i, y in enumerate([120, 260]):
+        fig.rect(580, y, 210, 56, fill=GOOD_LIGHT, stroke=INK)
+        fig.text(685, y + 22, f"consumer warpgroup {i + 1}", size=12, anchor="middle", bold=True)
+        fig.text(685, y + 40, "waits 'full', wgmma, frees", size=11, anchor="middle")
+        fig.arrow(cx + r + 52, cy + (y - 170) / 3, 576, y + 28)
+    notes(fig, 40, 346, ["The engine counts the bytes it writes against the stage's 'full' barrier; "
+                         "a consumer arrives on 'empty' when its wgmma", "has read the stage. No "
+                         "block barrier: the producer refills a stage as soon as both consumers "
+                         "release it."], size=12)
+    svgfig.save(fig, "tma_ring")
+
+
+# 9. v20/v21: the order of the tiles.
+def tile_order():
+    fig = svgfig.Figure(820, 400, "v20: tiles numbered down groups of rows")
+    header(fig, "v19 → v20 → v21: the order of the tiles, and a persistent grid",
+           "C's tiles at 8192³: 64 rows × 32 columns of tiles; the first 132 tiles to run, in green.")
+    s = 7
+    for panel, (title, x) in enumerate([("v19: row by row", 40), ("v20: down groups of 8 rows", 440)]):
+        fig.text(x, 80, title, size=13, bold=True)
+        for r in range(32):
+            for c in range(32):
+                if panel == 0:
+                    idx = r * 32 + c
+                else:
+                    group, within = divmod(r, 8)
+                    idx = group * 8 * 32 + c * 8 + within
+                fill = GOOD if idx < 132 else IDLE
+                fig.rect(x + c * s, 92 + r * s, s, s, fill=fill, stroke=GRID, width=0.3)
+        fig.text(x, 92 + 32 * s + 18, "(the top half of C shown)", size=11, color=MUTED)
+    notes(fig, 40, 92 + 32 * s + 42, ["Row by row, a wave needs all 32 columns of B and 5 rows of "
+                                     "A; down groups, 17 columns of B and 8 rows of A: about half",
+                                     "the bytes per wave from L2. v21 keeps one block per SM walking "
+                                     "tiles t, t + 132, …, filling the next",
+                                     "tile's stages while it stores the last."],
+          size=12)
+    svgfig.save(fig, "tile_order")
+
+
+# 10. v23: a cluster of two blocks shares B by multicast.
+def multicast():
+    fig = svgfig.Figure(820, 300, "v23: two blocks of a cluster share B's boxes")
+    header(fig, "v22 → v23: clusters and multicast",
+           "Blocks on vertically adjacent tiles read the same B: each asks for half, and the copy "
+           "engine writes it into both.")
+    for b in range(2):
+        x = 60 + b * 380
+        fig.rect(x, 100, 300, 120, fill=IDLE, stroke=INK, radius=6)
+        fig.text(x + 10, 118, "block 0: the upper tile" if b == 0 else "block 1: the tile below it", size=12, bold=True)
+        fig.rect(x + 20, 130, 120, 70, fill=ACTIVE_LIGHT, stroke=INK)
+        fig.text(x + 80, 170, f"its own A box", size=11, anchor="middle")
+        fig.rect(x + 160, 130, 60, 70, fill=HOT_LIGHT, stroke=INK)
+        fig.text(x + 190, 170, "B half 0", size=10, anchor="middle")
+        fig.rect(x + 220, 130, 60, 70, fill=SHADES[3], stroke=INK)
+        fig.text(x + 250, 170, "B half 1", size=10, anchor="middle")
+    fig.arrow(250, 240, 250, 205)
+    fig.arrow(250, 240, 630, 205)
+    fig.text(250, 256, "block 0 asks for half 0, .multicast::cluster", size=11, anchor="middle")
+    fig.arrow(690, 240, 690, 205)
+    fig.arrow(690, 240, 310, 205)
+    fig.text(640, 272, "block 1 asks for half 1", size=11, anchor="middle")
+    svgfig.save(fig, "multicast")
+
+
+if __name__ == "__main__":
+    coalescing()
+    shared_tile()
+    register_block()
+    tile_hierarchy()
+    async_pipeline()
+    split_k()
+    wgmma()
+    tma_ring()
+    tile_order()
+    multicast()
