@@ -86,7 +86,7 @@ def register_block():
         for c in range(8):
             fig.rect(bx + c * s, ay + r * s, s, s, fill=GOOD_LIGHT, stroke=GRID)
     fig.text(bx + 4 * s, ay + 8 * s + 20, "c[r][c] += a[r] · b[c]", size=13, anchor="middle")
-    notes(fig, 360, 120, ["v3: one shared load per FMA (2 loads, 1 FMA).",
+    notes(fig, 360, 120, ["v3: two shared loads per FMA.",
                           "v4: 8 outputs in a column: 9 loads per 8 FMAs.",
                           "v5: 8 × 8 outputs: 16 loads per 64 FMAs.",
                           "",
