@@ -6,7 +6,8 @@
 # (docs/results/<lesson>-sweep.csv), and with EXTRAS=1 its
 # experiments/gpu-extras.sh (the evidence files); logs and the lessons' results files go to $OUT
 # (or ./lesson-check-out). TESTS=REGEX runs only the matching gpu and sanitize tests (the programs
-# that changed). CTEST=0 skips the labels, TARGETS="sweep" (say) picks the measurements to run.
+# that changed). CTEST=0 skips the labels; TARGETS="sweep" (say, or "none") picks the
+# measurements to run.
 # Usage: tools/lesson-check.sh 03-reduction 07-control-flow
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +32,8 @@ for lesson in "$@"; do
     ctest --test-dir "$b" -L 'gpu|sanitize' "${exclude[@]}" -j 8 --output-on-failure --timeout 600 \
       > "$out/ctest-$lesson.log" 2>&1 || status=1
   fi
-  grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$out/ctest-$lesson.log" | tail -20
+  [ -f "$out/ctest-$lesson.log" ] &&
+    grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$out/ctest-$lesson.log" | tail -20
   echo "$lesson tests: $(( $(date +%s) - start )) s"
   read -r -a targets <<< "${TARGETS:-results exercises}"
   [ "${SWEEP:-0}" = 1 ] && targets+=(sweep)
