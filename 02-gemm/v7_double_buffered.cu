@@ -1,18 +1,14 @@
 /**
  * @file v7_double_buffered.cu
- * @brief v7: v6 with the next tiles loaded while this one is used (two shared buffers, one
- * barrier per step), and each thread's 8 columns split in two groups of 4, 64 apart, so that a
- * warp's 16-byte reads of the B tile hit every bank once.
+ * @brief v7: v6 with the next tile's loads in flight during this step's FMAs: they land in
+ * registers, go to the other of two shared buffers after the FMAs, and one barrier per step
+ * remains.
  *
- * In v6 every step waits twice: at the barrier after the tiles are stored, for the slowest
- * thread's global loads, and at the barrier before the next store, for the slowest thread's FMAs.
- * Here a thread issues the global loads of step t + 1 into registers before its FMAs of step t,
- * and stores them into the other shared buffer after: the loads are in flight during the FMAs,
- * and one barrier per step is enough (a buffer is written only after everyone has passed the
- * barrier that ended the reads of it). Second, v6's thread c read B columns 8c..8c+7 as two
- * float4, so the 16 lanes of a half-warp read 16-byte words 32 bytes apart: two accesses per bank.
- * Taking columns 4c..4c+3 and 64+4c..64+4c+3 makes the lanes' words contiguous.
- * `__launch_bounds__(256, 2)` holds the registers to 128, two blocks per SM, as in v6.
+ * v6 loads a tile, waits at a barrier, multiplies, waits again: while a block loads, its FMAs wait,
+ * and while it multiplies, its loads do. Here the loads of step t + 1 are issued before step t's
+ * FMAs and stored after them into the buffer nobody reads in step t, so DRAM's latency hides under
+ * the arithmetic. The registers that hold them (8 floats) must not cost v6's second block per SM:
+ * the launch bounds ask for two blocks, as v6's 128 registers allowed.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"
@@ -77,10 +73,9 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
         }
 #pragma unroll
         for (int p = 0; p < BK; p++) {
-            const float4 a0 = *(const float4 *)&ta[p * BM + thread_row * TM];
-            const float4 a1 = *(const float4 *)&ta[p * BM + thread_row * TM + 4];
-            const float4 b0 = *(const float4 *)&tb[p * BN + thread_col * 4];
-            const float4 b1 = *(const float4 *)&tb[p * BN + BN / 2 + thread_col * 4];
+            const float4 *a_row_p = (const float4 *)&ta[p * BM + thread_row * TM];
+            const float4 *b_row_p = (const float4 *)&tb[p * BN + thread_col * TN];
+            const float4 a0 = a_row_p[0], a1 = a_row_p[1], b0 = b_row_p[0], b1 = b_row_p[1];
             a_values[0] = a0.x, a_values[1] = a0.y, a_values[2] = a0.z, a_values[3] = a0.w;
             a_values[4] = a1.x, a_values[5] = a1.y, a_values[6] = a1.z, a_values[7] = a1.w;
             b_values[0] = b0.x, b_values[1] = b0.y, b_values[2] = b0.z, b_values[3] = b0.w;
@@ -96,8 +91,7 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
     for (int r = 0; r < TM; r++) {
         const int row = block_row + thread_row * TM + r;
         for (int q = 0; q < TN; q++) {
-            const int col =
-                block_col + (q < 4 ? thread_col * 4 + q : BN / 2 + thread_col * 4 + q - 4);
+            const int col = block_col + thread_col * TN + q;
             if (row < m && col < n)
                 c[(size_t)row * n + col] = acc[r][q];
         }

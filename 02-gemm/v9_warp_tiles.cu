@@ -19,9 +19,9 @@
  *  - blocks whose tiles lie inside aligned matrices load without bounds checks (faster than
  *    checks everywhere).
  * `__launch_bounds__(THREADS, 1)`: 235 registers, one block of 8 warps per SM, as cuBLAS runs.
- * k slices are 8 deep again, as in v7: 16-deep ones doubled the unrolled loop and measured slower
- * with 16 × 8 per thread. Everything else (register
- * prefetch one step ahead, two shared buffers, one barrier per step) is v8's.
+ * k slices stay 8 deep, as in v7 and v8: 16-deep ones (the exercise deeper_slices.cu) doubled the
+ * unrolled loop and measured slower with 16 × 8 per thread. Everything else (register prefetch one
+ * step ahead, two shared buffers, one barrier per step) is v8's.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

@@ -16,14 +16,15 @@ source "$(dirname "$0")/../../tools/ncu.sh"
 } > "$results/02-gemm-min-plus.txt"
 cat "$results/02-gemm-min-plus.txt"
 
-# Where the issue slots go: ncu on cuBLAS's kernel, v8, v9 and v10 at 4096³ (one launch each).
+# Where the issue slots go: ncu on cuBLAS's kernel, the deeper-slices exercise, v9 and v10 at 4096³
+# (one launch each).
 metrics=launch__registers_per_thread,launch__block_size,launch__grid_size,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
 for stall in short_scoreboard wait dispatch_stall barrier not_selected; do
   metrics="$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio"
 done
 {
   cl_ncu_header "n = m = k = 4096"
-  for v in baseline_cublas v8_deeper_slices v9_warp_tiles v10_async_copies; do
+  for v in baseline_cublas exercise_deeper_slices v9_warp_tiles v10_async_copies; do
     echo "## $v"
     cl_ncu "gemm|xmma" "$metrics" "$bin/$v" --n 4096
   done

@@ -1,25 +1,22 @@
 /**
- * @file v8_deeper_slices.cu
- * @brief v8: v7 with k slices 16 deep instead of 8 — half the barriers per k, and twice the FMAs
- * for each step's loads to hide behind.
+ * @file v8_split_columns.cu
+ * @brief v8: v7 with each thread's 8 columns split in two groups of 4, 64 apart, so that a
+ * half-warp's 16-byte reads of the B tile hit every bank once.
  *
- * v7 stops every warp of a block at one barrier per 8-deep slice of k, and has one float4 of A
- * and one of B in flight per thread while it runs the slice's 8 × 64 FMAs. Here a slice is 16
- * deep: each thread loads two float4 of each tile (LOADS), the two shared buffers grow to 32 KB,
- * and there is one barrier per 16 × 64 FMAs. Everything else is v7's.
- * `__launch_bounds__(256, 1)`: the compiler takes 163 registers, so one block (8 warps) runs
- * per SM; the measurement chose this over two blocks with 128 registers and spills.
+ * v6 and v7's thread c reads B columns 8c..8c+7 as two float4, so the 16 lanes of a half-warp read
+ * 16-byte words 32 bytes apart: two accesses per bank, every k, for every thread. Taking columns
+ * 4c..4c+3 and 64+4c..64+4c+3 makes the lanes' words contiguous; the C columns a thread stores
+ * follow the same split.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"
 
 #define BM      128
 #define BN      128
-#define BK      16
+#define BK      8
 #define TM      8
 #define TN      8
 #define THREADS (BM * BN / (TM * TN)) /* 256 */
-#define LOADS   (BK / 8)              /* float4 of A (and of B) per thread per step */
 
 /* Four floats row[col..col+3], those past @p limit replaced by @p pad: one 16-byte load when the
    row's start is 16-byte aligned (its length a multiple of 4) and all four are inside. */
@@ -43,47 +40,35 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
     __shared__ __align__(16) float tile_b[2][BK * BN];
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
     const int thread_col = threadIdx.x % (BN / TN), thread_row = threadIdx.x / (BN / TN);
+    const int a_row = threadIdx.x / (BK / 4), a_col = threadIdx.x % (BK / 4) * 4;
+    const int b_row = threadIdx.x / (BN / 4), b_col = threadIdx.x % (BN / 4) * 4;
+    const int ga_row = block_row + a_row;
     const float pad = semiring_zero(ring);
     const float4 pad4 = make_float4(pad, pad, pad, pad);
     float acc[TM][TN], a_values[TM], b_values[TN];
     for (int r = 0; r < TM; r++)
         for (int q = 0; q < TN; q++)
             acc[r][q] = semiring_zero(ring);
-    /* this thread's share of a step's tiles: LOADS float4 of A and of B, THREADS apart */
-    float4 av[LOADS], bv[LOADS];
-    for (int l = 0; l < LOADS; l++) { /* step 0's loads; later ones are issued a step ahead */
-        const int e = threadIdx.x + l * THREADS;
-        const int a_row = block_row + e / (BK / 4), b_row = e / (BN / 4);
-        av[l] =
-            a_row < m ? load4(a + (size_t)a_row * k, e % (BK / 4) * 4, k, k % 4 == 0, pad) : pad4;
-        bv[l] = b_row < k
-                    ? load4(b + (size_t)b_row * n, block_col + e % (BN / 4) * 4, n, n % 4 == 0, pad)
-                    : pad4;
-    }
-    /* buffer flips every step: the next store goes to the buffer nobody reads in this one */
-    for (int t = 0, buffer = 0; t < k; t += BK, buffer ^= 1) {
+    /* this thread's share of the tiles of step t: one float4 of A, one of B */
+    float4 av = ga_row < m ? load4(a + (size_t)ga_row * k, a_col, k, k % 4 == 0, pad) : pad4;
+    float4 bv =
+        b_row < k ? load4(b + (size_t)b_row * n, block_col + b_col, n, n % 4 == 0, pad) : pad4;
+    int buffer = 0;
+    for (int t = 0; t < k; t += BK) {
         float *ta = tile_a[buffer], *tb = tile_b[buffer];
-        for (int l = 0; l < LOADS; l++) {
-            const int e = threadIdx.x + l * THREADS;
-            const int a_row = e / (BK / 4), a_col = e % (BK / 4) * 4;
-            ta[(a_col + 0) * BM + a_row] = av[l].x;
-            ta[(a_col + 1) * BM + a_row] = av[l].y;
-            ta[(a_col + 2) * BM + a_row] = av[l].z;
-            ta[(a_col + 3) * BM + a_row] = av[l].w;
-            *(float4 *)&tb[e / (BN / 4) * BN + e % (BN / 4) * 4] = bv[l];
-        }
+        ta[(a_col + 0) * BM + a_row] = av.x;
+        ta[(a_col + 1) * BM + a_row] = av.y;
+        ta[(a_col + 2) * BM + a_row] = av.z;
+        ta[(a_col + 3) * BM + a_row] = av.w;
+        *(float4 *)&tb[b_row * BN + b_col] = bv;
         __syncthreads();
-        if (t + BK < k) /* step t + 1's loads, in flight during this step's FMAs */
-            for (int l = 0; l < LOADS; l++) {
-                const int e = threadIdx.x + l * THREADS;
-                const int a_row = block_row + e / (BK / 4), b_row = t + BK + e / (BN / 4);
-                av[l] = a_row < m ? load4(a + (size_t)a_row * k, t + BK + e % (BK / 4) * 4, k,
-                                          k % 4 == 0, pad)
-                                  : pad4;
-                bv[l] = b_row < k ? load4(b + (size_t)b_row * n, block_col + e % (BN / 4) * 4, n,
-                                          n % 4 == 0, pad)
-                                  : pad4;
-            }
+        if (t + BK < k) { /* step t + 1's loads, in flight during this step's FMAs */
+            const int gb_row = t + BK + b_row;
+            av = ga_row < m ? load4(a + (size_t)ga_row * k, t + BK + a_col, k, k % 4 == 0, pad)
+                            : pad4;
+            bv = gb_row < k ? load4(b + (size_t)gb_row * n, block_col + b_col, n, n % 4 == 0, pad)
+                            : pad4;
+        }
 #pragma unroll
         for (int p = 0; p < BK; p++) {
             const float4 a0 = *(const float4 *)&ta[p * BM + thread_row * TM];
@@ -100,6 +85,7 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
                 for (int q = 0; q < TN; q++)
                     acc[r][q] = semiring_mac(acc[r][q], a_values[r], b_values[q], ring);
         }
+        buffer ^= 1; /* the next store goes to the buffer nobody reads in this step */
     }
     for (int r = 0; r < TM; r++) {
         const int row = block_row + thread_row * TM + r;
@@ -113,8 +99,9 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 }
 
 /* The semiring is a constant in each branch, so each gets its own loop, free of the test. */
-__global__ void __launch_bounds__(THREADS, 1)
-    gemm_deeper_slices(const float *a, const float *b, float *c, int m, int n, int k, semiring ring)
+__global__ void __launch_bounds__(THREADS, 2)
+    gemm_double_buffered(const float *a, const float *b, float *c, int m, int n, int k,
+                         semiring ring)
 {
     if (ring == SEMIRING_MIN_PLUS)
         blocked_tile(a, b, c, m, n, k, SEMIRING_MIN_PLUS);
@@ -139,6 +126,6 @@ void gemm(const float *a, const float *b, float *c, int m, int n, int k, semirin
 {
     (void)workspace;
     const dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
-    gemm_deeper_slices<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
-    CL_LAUNCH_CHECK("gemm_deeper_slices");
+    gemm_double_buffered<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
+    CL_LAUNCH_CHECK("gemm_double_buffered");
 }
