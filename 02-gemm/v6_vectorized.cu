@@ -3,12 +3,13 @@
  * @brief v6: v5 with 16-byte loads from global and shared memory, the tile of A stored
  * transposed.
  *
- * v5's inner loop reads its 8 values of A from 8 different rows of the A tile (8 scalar shared
- * loads, 8 floats apart) and loads the tiles from global memory one float at a time. Here each
- * thread loads one float4 of A and one of B per tile (where the row is 16-byte aligned and the 4
- * floats are inside the matrix; else 4 scalar loads), and writes the A values transposed, so that
- * a thread's 8 values of A for step p are contiguous: two 16-byte shared loads, like its 8 values
- * of B. Fewer, wider instructions leave more issue slots for the FMAs.
+ * v5 loads the tiles from global memory one float at a time, and its inner loop reads its 8
+ * values of A from 8 different rows of the A tile (ptxas already pairs them into 16-byte shared
+ * loads across the unrolled loop: v5's SASS has as many LDS.128 as v6's). Here each thread loads
+ * one float4 of A and one of B per tile (where the row is 16-byte aligned and the 4 floats are
+ * inside the matrix; else 4 scalar loads), and writes the A values transposed, so that a thread's
+ * 8 values of A for step p are contiguous. What it buys is registers: 128 instead of v5's 160,
+ * so two blocks fit an SM.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

@@ -4,7 +4,8 @@
  * half-warp's 16-byte reads of the B tile hit every bank once.
  *
  * v6 and v7's thread c reads B columns 8c..8c+7 as two float4, so the 16 lanes of a half-warp read
- * 16-byte words 32 bytes apart: two accesses per bank, every k, for every thread. Taking columns
+ * 16-byte words 32 bytes apart: they use only half the banks, four accesses each, twice the
+ * wavefronts a contiguous read needs, every k, for every thread. Taking columns
  * 4c..4c+3 and 64+4c..64+4c+3 makes the lanes' words contiguous; the C columns a thread stores
  * follow the same split.
  */
@@ -100,7 +101,7 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 
 /* The semiring is a constant in each branch, so each gets its own loop, free of the test. */
 __global__ void __launch_bounds__(THREADS, 2)
-    gemm_double_buffered(const float *a, const float *b, float *c, int m, int n, int k,
+    gemm_split_columns(const float *a, const float *b, float *c, int m, int n, int k,
                          semiring ring)
 {
     if (ring == SEMIRING_MIN_PLUS)
@@ -126,6 +127,6 @@ void gemm(const float *a, const float *b, float *c, int m, int n, int k, semirin
 {
     (void)workspace;
     const dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
-    gemm_double_buffered<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
-    CL_LAUNCH_CHECK("gemm_double_buffered");
+    gemm_split_columns<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
+    CL_LAUNCH_CHECK("gemm_split_columns");
 }

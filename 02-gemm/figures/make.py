@@ -44,11 +44,11 @@ def shared_tile():
     s = 8
     ax, ay = 40, 210
     grid(fig, ax, ay, 8, 16, s)
-    fig.rect(ax + 4 * s, ay, 4 * s, 8 * s, fill=ACTIVE_LIGHT, stroke=INK)
+    fig.rect(ax + 8 * s, ay, 8 * s, 8 * s, fill=ACTIVE_LIGHT, stroke=INK)
     fig.text(ax, ay + 8 * s + 16, "A: the block's rows; step t's tile", size=12)
     bx, by = 200, 76
     grid(fig, bx, by, 16, 8, s)
-    fig.rect(bx, by + 4 * s, 8 * s, 4 * s, fill=ACTIVE_LIGHT, stroke=INK)
+    fig.rect(bx, by + 8 * s, 8 * s, 8 * s, fill=ACTIVE_LIGHT, stroke=INK)
     fig.text(bx + 8 * s + 8, by + 6 * s, "B: the block's columns", size=12)
     fig.rect(bx, ay, 8 * s, 8 * s, fill=GOOD_LIGHT, stroke=INK)
     fig.text(bx + 8 * s + 8, ay + 4 * s + 4, "C's tile", size=12)
@@ -99,8 +99,8 @@ def register_block():
 def tile_hierarchy():
     fig = svgfig.Figure(820, 366, "v9: block tile, warp tiles, thread tile")
     header(fig, "v8 → v9: a block tile, warp tiles and a thread's outputs",
-           "128 × 256 outputs per block as 2 × 4 warps of 64 × 64; a thread owns 16 × 8 of its "
-           "warp's, in groups of 4 apart.")
+           "128 × 256 outputs per block as 2 × 4 warps of 64 × 64; a thread's 16 × 8: 4 row groups "
+           "16 apart, 2 column groups 32 apart.")
     x0, y0 = 40, 80
     w, h = 512 / 2, 256 / 2  # 256 columns x 128 rows at 1 unit per column
     fig.rect(x0, y0, w, h, fill=IDLE, stroke=INK, width=2)
@@ -140,11 +140,11 @@ def async_pipeline():
     for t in range(5):
         fig.rect(x0 + t * wstep, y0, wstep - 10, 32, fill=ACTIVE_LIGHT if t % 2 == 0 else SHADES[3],
                  stroke=INK)
-        fig.text(x0 + t * wstep + (wstep - 10) / 2, y0 + 21, f"tile {t + 1} → buf {(t + 1) % 2}",
+        fig.text(x0 + t * wstep + (wstep - 10) / 2, y0 + 21, f"tile {t} → buf {t % 2}",
                  size=11, anchor="middle")
         if t < 4:
             fig.rect(x0 + (t + 1) * wstep, y0 + 50, wstep - 10, 32, fill=GOOD_LIGHT, stroke=INK)
-            fig.text(x0 + (t + 1) * wstep + (wstep - 10) / 2, y0 + 71, f"step {t + 1} (buf {(t + 1) % 2})",
+            fig.text(x0 + (t + 1) * wstep + (wstep - 10) / 2, y0 + 71, f"step {t} (buf {t % 2})",
                      size=11, anchor="middle")
         fig.line(x0 + (t + 1) * wstep - 5, y0 - 6, x0 + (t + 1) * wstep - 5, y0 + 90, color=HOT,
                  dash="3 3")
@@ -177,7 +177,7 @@ def split_k():
     sx, sy = 420, 100
     fig.text(sx, sy - 6, "132 SMs, one bar per SM (a block each):", size=13)
     for row, (label, busy) in enumerate([("S = 1: 2 blocks", 2), ("S = 32: 64 blocks", 64),
-                                          ("S = 64: 128 blocks", 128)]):
+                                          ("S = 66, v12's count: 132 blocks", 132)]):
         y = sy + 10 + row * 56
         for i in range(132):
             fig.rect(sx + i * 2.8, y, 2.6, 22, fill=GOOD if i < busy else IDLE, stroke="none")
@@ -265,7 +265,7 @@ def tile_order():
                 fig.rect(x + c * s, 92 + r * s, s, s, fill=fill, stroke=GRID, width=0.3)
         fig.text(x, 92 + 32 * s + 18, "(the top half of C shown)", size=11, color=MUTED)
     notes(fig, 40, 92 + 32 * s + 42, ["Row by row, a wave needs all 32 columns of B and 5 rows of "
-                                     "A; down groups, 17 columns of B and 8 rows of A: about half",
+                                     "A; down groups, 17 columns of B and 8 rows of A: about 60% of",
                                      "the bytes per wave from L2. v21 keeps one block per SM walking "
                                      "tiles t, t + 132, …, filling the next",
                                      "tile's stages while it stores the last."],
@@ -285,16 +285,17 @@ def multicast():
         fig.text(x + 10, 118, "block 0: the upper tile" if b == 0 else "block 1: the tile below it", size=12, bold=True)
         fig.rect(x + 20, 130, 120, 70, fill=ACTIVE_LIGHT, stroke=INK)
         fig.text(x + 80, 170, f"its own A box", size=11, anchor="middle")
-        fig.rect(x + 160, 130, 60, 70, fill=HOT_LIGHT, stroke=INK)
-        fig.text(x + 190, 170, "B half 0", size=10, anchor="middle")
-        fig.rect(x + 220, 130, 60, 70, fill=SHADES[3], stroke=INK)
-        fig.text(x + 250, 170, "B half 1", size=10, anchor="middle")
-    fig.arrow(250, 240, 250, 205)
-    fig.arrow(250, 240, 630, 205)
-    fig.text(250, 256, "block 0 asks for half 0, .multicast::cluster", size=11, anchor="middle")
-    fig.arrow(690, 240, 690, 205)
-    fig.arrow(690, 240, 310, 205)
-    fig.text(640, 272, "block 1 asks for half 1", size=11, anchor="middle")
+        for j in range(4):
+            fig.rect(x + 160 + j * 30, 130, 30, 70, fill=HOT_LIGHT if j % 2 == 0 else SHADES[3],
+                     stroke=INK)
+            fig.text(x + 175 + j * 30, 170, f"B{j}", size=10, anchor="middle")
+    fig.arrow(250, 240, 235, 205)
+    fig.arrow(250, 240, 615, 205)
+    fig.text(250, 256, "block 0 asks for B boxes 0 and 2, .multicast::cluster", size=11,
+             anchor="middle")
+    fig.arrow(690, 240, 645, 205)
+    fig.arrow(690, 240, 265, 205)
+    fig.text(640, 272, "block 1 asks for boxes 1 and 3", size=11, anchor="middle")
     svgfig.save(fig, "multicast")
 
 
