@@ -101,8 +101,7 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 
 /* The semiring is a constant in each branch, so each gets its own loop, free of the test. */
 __global__ void __launch_bounds__(THREADS, 2)
-    gemm_split_columns(const float *a, const float *b, float *c, int m, int n, int k,
-                         semiring ring)
+    gemm_split_columns(const float *a, const float *b, float *c, int m, int n, int k, semiring ring)
 {
     if (ring == SEMIRING_MIN_PLUS)
         blocked_tile(a, b, c, m, n, k, SEMIRING_MIN_PLUS);
