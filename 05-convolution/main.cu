@@ -151,10 +151,11 @@ int main(int argc, char **argv)
     const size_t signal_bytes = cl_buffer_bytes(opt.n_text, opt.n * rows, sizeof(float));
     const size_t weight_bytes =
         (size_t)shape.channels * (size_t)shape.channels * (size_t)shape.mask * sizeof(float);
-    if (conv_refuses != NULL && conv_refuses(&shape) != NULL) {
+    const char *refusal = conv_refuses != NULL ? conv_refuses(&shape) : NULL;
+    if (refusal != NULL) {
         char length[32];
         snprintf(length, sizeof length, "%zu", shape.length);
-        cl_bad_input("n", length, conv_refuses(&shape));
+        cl_bad_input("n", length, refusal);
     }
     cl_require_host_memory(opt.n_text, 2 * signal_bytes + weight_bytes);
 
