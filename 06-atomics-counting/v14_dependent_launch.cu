@@ -1,41 +1,27 @@
 /**
  * @file v14_dependent_launch.cu
- * @brief v14: v13 with less between its two kernels: no memset, the pieces kernel launched as a
- * programmatic dependent of the short one, and a ticket drawn only by its blocks that had pieces.
+ * @brief v14: a new path from v11: less between its two kernels — no memset, the pieces kernel
+ * launched as a programmatic dependent, and a ticket drawn only by its blocks that had pieces.
  *
- * At 2^20 containers a run lasts tens of microseconds, and v13 spends part of it outside its
- * short kernel (the small-inputs file): a memset of the count, the gap before the second launch,
- * and a pieces kernel that takes microseconds with no piece to find, because each of its blocks
- * draws a ticket from one counter, and atomics on one address are served one after another. Here
- * the short kernel adds its count into the workspace, and the pieces kernel's last block copies it
- * out (lesson 03's v9), so the memset goes. The pieces kernel is launched with programmatic stream
- * serialization (sm_90): the GPU may start launching it before the short kernel ends, and
- * `griddepcontrol.wait` holds its blocks until every write of the short kernel is visible. A block
- * that has no piece to sum leaves without a ticket; the last of those that had pieces (block 0
- * always counts as one) writes the count.
+ * At 2^20 containers a run lasts tens of microseconds, and v11 spends part of it outside its short
+ * kernel: the memset of the count, the gap before the second launch, and a pieces kernel whose
+ * blocks all draw a ticket though most find no piece. Here v11's two kernels are unchanged but for
+ * three things: the short kernel adds its count into the workspace and the pieces kernel's last
+ * block copies it out (no memset), the pieces kernel may start before the short one ends (its
+ * blocks wait in `griddepcontrol.wait`, sm_90 on; elsewhere an ordinary launch), and only the
+ * pieces kernel's blocks that had pieces draw a ticket, the last of them (block 0 always counts as
+ * one) writing the count. Its pieces kernel is pieces.cuh's with those changes. Diff it against
+ * v11; v12 and v13 took the other way, a short kernel rebuilt for short and skewed containers.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "counting.h"
 #include "slots.cuh"
 
-/* Blocks per SM the launch bounds ask for: as many blocks of 256 as an SM's threads hold. 2048
-   threads on sm_80, sm_90 and sm_100: 8 blocks, so 32 registers; 1536 on sm_86, sm_87, sm_89 and
-   sm_120: 6; 1024 on sm_75: 4 (ptxas refuses more than the SM holds). */
-#if __CUDA_ARCH__ == 750
-#define MIN_BLOCKS 4
-#elif __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200
-#define MIN_BLOCKS 6
-#else
-#define MIN_BLOCKS 8
-#endif
-/* The tiled kernel holds a lane's tile and the walk at once: 40 registers, 6 blocks of 256 on
-   sm_90 (8 blocks spill, and measured slower). */
-#define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
-#define BLOCK_SIZE       256
-#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v11 */
-#define PIECE            512  /* floats per piece: one warp, 16 loads per lane */
-#define FULL_MASK        0xffffffffu
+#define BLOCK_SIZE 256
+#define SHORT_MAX  1024 /* the warp's 128-float steps make containers up to 1024 floats cheap */
+#define PIECE      512  /* floats per piece: one warp, 16 loads per lane */
+#define FULL_MASK  0xffffffffu
 
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
 typedef struct {
@@ -74,25 +60,6 @@ static __device__ void list_pieces(piece_list *list, size_t *piece_container, si
         piece_container[first + k] = c, piece_first[first + k] = first;
 }
 
-/* Adds the block's containers over the limit, `over` per thread, to the count with one atomic.
-   All threads of the block call it. */
-static __device__ void count_block(unsigned long long *count, unsigned over)
-{
-    __shared__ unsigned warp_over[BLOCK_SIZE / 32];
-    for (int offset = 16; offset > 0; offset /= 2)
-        over += __shfl_xor_sync(FULL_MASK, over, offset);
-    if (threadIdx.x % 32 == 0)
-        warp_over[threadIdx.x / 32] = over;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long block_count = 0;
-        for (int w = 0; w < BLOCK_SIZE / 32; w++)
-            block_count += warp_over[w];
-        if (block_count)
-            atomicAdd(count, block_count);
-    }
-}
-
 /* The end of the short kernel: this thread's container of `length` floats listed if it is
    long, the block's short containers over the limit counted by __syncthreads_count, one atomic
    per block. All threads of the block call it. */
@@ -107,7 +74,7 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
         atomicAdd(count, (unsigned long long)block_count);
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v11's 640) */
+#define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
 
 /* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
    …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
@@ -140,13 +107,18 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define SLICE         (CHUNK / 32) /* floats per lane: 12, three float4s */
-#define WORDS         (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
-#define PER_LANE_MOST 3            /* containers per lane at short lengths */
+#define SERIAL_MAX 64 /* longest container a lane walks alone: a step is now 4 floats */
 
-/* Float4 i of the chunk stays at i (no padding, no swizzle): lane l reads float4s 3l to 3l + 2
-   (see the top of the file), and the stores of 32 consecutive float4s are conflict-free too. */
-static __device__ void stage_plain(float4 *staged, const float *values, size_t base, size_t hi,
+/* float4 q of a chunk lives at q ^ (q / 8 % 8): the 8 float4s of each 128-byte row are permuted
+   by the row's number, so 8 lanes reading float4s 16 floats apart (containers of 16) hit different
+   banks, and the stores below (8 consecutive float4s per row) stay conflict-free. */
+static __device__ unsigned slot(unsigned q)
+{
+    return q ^ ((q / 8) % 8);
+}
+
+/* Stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory (layout above). */
+static __device__ void stage_chunk(float4 *staged, const float *values, size_t base, size_t hi,
                                    size_t total)
 {
     const unsigned lane = threadIdx.x % 32;
@@ -154,138 +126,32 @@ static __device__ void stage_plain(float4 *staged, const float *values, size_t b
     load_chunk(part, values, base, hi, total);
 #pragma unroll
     for (int i = 0; i < CHUNK / 128; i++)
-        staged[i * 32 + lane] = part[i];
+        staged[slot(i * 32 + lane)] = part[i];
 }
 
-/* Marks float p of the chunk as the first of a segment. */
-static __device__ void mark(unsigned *starts, unsigned p)
+/* Adds, in order, the floats of v (floats p to p + 3 of the chunk) that lie in [from, to). */
+static __device__ float add_in_range(float sum, float4 v, unsigned p, unsigned from, unsigned to)
 {
-    atomicOr(&starts[p / 32], 1u << (p % 32));
+    sum += p >= from && p < to ? v.x : 0.0f;
+    sum += p + 1 >= from && p + 1 < to ? v.y : 0.0f;
+    sum += p + 2 >= from && p + 2 < to ? v.z : 0.0f;
+    sum += p + 3 >= from && p + 3 < to ? v.w : 0.0f;
+    return sum;
 }
 
-/* Bits first … first + SLICE − 1 of the bitmap: bit i set when a segment starts at float
-   first + i. */
-static __device__ unsigned slice_marks(const unsigned *starts, unsigned first)
-{
-    const unsigned word = first / 32, shift = first % 32;
-    unsigned bits = starts[word] >> shift;
-    if (shift + SLICE > 32)
-        bits |= starts[word + 1] << (32 - shift);
-    return bits & ((1u << SLICE) - 1);
-}
-
-/* Sums the lane's slice by segments: a segment that ends inside the slice has its sum stored at its
-   last float (the slice's first segment without the floats of earlier slices, which the scan
-   below adds). Returns the floats after the last mark, the segment left open. */
-static __device__ float walk_slice(float *sums, const float4 *staged, unsigned marks)
-{
-    const unsigned lane = threadIdx.x % 32;
-    float x[SLICE];
-#pragma unroll
-    for (int q = 0; q < SLICE / 4; q++) {
-        const float4 v = staged[lane * (SLICE / 4) + q];
-        x[4 * q] = v.x, x[4 * q + 1] = v.y, x[4 * q + 2] = v.z, x[4 * q + 3] = v.w;
-    }
-    float run = 0.0f;
-#pragma unroll
-    for (int i = 0; i < SLICE; i++) {
-        if (marks >> i & 1) {
-            if (i > 0)
-                sums[lane * SLICE + i - 1] = run;
-            run = 0.0f;
-        }
-        run += x[i];
-    }
-    return run;
-}
-
-/* A scan over the lanes of (open segment, holds a mark), cut at the marks: returns the sum of the
-   segment open at the end of this lane's slice, from its start. `carried` is the one the last
-   chunk left open, which lane 0's slice continues unless it holds a mark. Warp-uniform. */
-static __device__ float chain_open(float open, unsigned marks, float carried)
-{
-    const unsigned lane = threadIdx.x % 32;
-    float chain = open + (lane == 0 && !marks ? carried : 0.0f);
-    int cut = marks != 0;
-    for (int offset = 1; offset < 32; offset *= 2) {
-        const float before = __shfl_up_sync(FULL_MASK, chain, offset);
-        const int before_cut = __shfl_up_sync(FULL_MASK, cut, offset);
-        if ((int)lane >= offset && !cut)
-            chain += before, cut = before_cut;
-    }
-    return chain;
-}
-
-/* Sums the containers of one run of floats, run[0 .. length) (run is 16-byte aligned, and the
-   array goes on for `left` floats from it). The warp's lanes own its containers between them: this
-   lane owns container r when bit r of `own` is set, and it holds floats run[at[r][lane] ..
-   at[r + 1][lane]) (the lane's own column of shared memory, where they cost no registers across
-   the walk). Positions are relative to the run, so 32 bits hold them (a run is at most
-   32 · PER_LANE_MOST short containers). Returns how many of this lane's containers sum to more
-   than `limit`; empty ones are the caller's. Warp-uniform. */
-static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, const float *run,
-                                     unsigned length, size_t left, float limit, float4 *staged,
-                                     unsigned *starts)
-{
-    unsigned over = 0;
-    float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
-    const unsigned lane = threadIdx.x % 32;
-    float carried = 0.0f; /* the segment left open at the end of the last chunk */
-    for (unsigned base = 0; base < length; base += CHUNK) {
-        if (lane < WORDS)
-            starts[lane] = 0;
-        __syncwarp();
-#pragma unroll
-        for (int r = 0; r < PER_LANE_MOST; r++)
-            if ((own >> r & 1) && at[r][lane] - base < CHUNK)
-                mark(starts, at[r][lane] - base);
-        if (lane == 0 && length - base < CHUNK) /* floats past the run are no container's */
-            mark(starts, length - base);
-        stage_plain(staged, run, base, length, left);
-        __syncwarp();
-        const unsigned marks = slice_marks(starts, lane * SLICE);
-        const float open = walk_slice(sums, staged, marks);
-        __syncwarp(); /* every slice is read before lanes store into their neighbours' */
-        const float chain = chain_open(open, marks, carried);
-        float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
-        if (lane == 0)
-            from_before = carried;
-        if (marks) { /* the segment that ends before this slice's first mark is complete */
-            const unsigned p = lane * SLICE + __ffs(marks) - 1;
-            if (p > 0)
-                sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
-        }
-        if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
-            sums[CHUNK - 1] = chain;
-        carried = __shfl_sync(FULL_MASK, chain, 31);
-        __syncwarp();
-#pragma unroll
-        for (int r = 0; r < PER_LANE_MOST; r++) {
-            const unsigned last =
-                at[r + 1][lane] - 1 - base; /* wraps if it ends before the chunk */
-            if ((own >> r & 1) && at[r][lane] != at[r + 1][lane] && last < CHUNK)
-                over += sums[last] > limit;
-        }
-        __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
-    }
-    return over;
-}
-
-__global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
+__global__ void __launch_bounds__(BLOCK_SIZE)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
                 piece_list *list, size_t *piece_container, size_t *piece_first)
 {
     __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
     float4 *staged = staged_block[threadIdx.x / 32];
-    float *sums = (float *)staged; /* segment sums overwrite the floats they were summed from */
-    unsigned *starts = starts_block[threadIdx.x / 32];
     const unsigned lane = threadIdx.x % 32;
     const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     size_t begin = 0, end = 0;
     if (c < n)
         begin = offsets[c], end = offsets[c + 1];
     const int is_long = end - begin > SHORT_MAX;
+    const int is_medium = end - begin > SERIAL_MAX;
     float sum = 0.0f;
     /* the warp's short containers, as runs of consecutive lanes between long ones (warp-uniform) */
     unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
@@ -295,104 +161,41 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
         const size_t lo = __shfl_sync(FULL_MASK, begin, first);
         const size_t hi = __shfl_sync(FULL_MASK, end, last);
         const int in_run = (int)lane >= first && (int)lane <= last;
-        float carried = 0.0f; /* the segment left open at the end of the last chunk */
         for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
-            if (lane < WORDS)
-                starts[lane] = 0;
+            stage_chunk(staged, values, base, hi, total);
             __syncwarp();
-            if (in_run && begin >= base && begin < base + CHUNK)
-                mark(starts, (unsigned)(begin - base));
-            if (lane == 0 && hi < base + CHUNK) /* floats past the run are no container's */
-                mark(starts, (unsigned)(hi - base));
-            stage_plain(staged, values, base, hi, total);
-            __syncwarp();
-            const unsigned marks = slice_marks(starts, lane * SLICE);
-            const float open = walk_slice(sums, staged, marks);
-            __syncwarp(); /* every slice is read before lanes store into their neighbours' */
-            const float chain = chain_open(open, marks, carried);
-            float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
-            if (lane == 0)
-                from_before = carried;
-            if (marks) { /* the segment that ends before this slice's first mark is complete */
-                const unsigned p = lane * SLICE + __ffs(marks) - 1;
-                if (p > 0)
-                    sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
+            const size_t start = begin > base ? begin : base;
+            const size_t stop = end < base + CHUNK ? end : base + CHUNK;
+            const int has_floats = in_run && start < stop;
+            if (has_floats && !is_medium) { /* masked first and last float4, whole ones between */
+                const unsigned from = (unsigned)(start - base), to = (unsigned)(stop - base);
+                const unsigned first_q = from / 4, last_q = (to - 1) / 4;
+                sum = add_in_range(sum, staged[slot(first_q)], 4 * first_q, from, to);
+                for (unsigned q = first_q + 1; q < last_q; q++) {
+                    const float4 v = staged[slot(q)];
+                    sum += v.x, sum += v.y, sum += v.z, sum += v.w;
+                }
+                if (last_q > first_q)
+                    sum = add_in_range(sum, staged[slot(last_q)], 4 * last_q, from, to);
             }
-            if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
-                sums[CHUNK - 1] = chain;
-            carried = __shfl_sync(FULL_MASK, chain, 31);
-            __syncwarp();
-            if (in_run && begin < end && end - 1 >= base && end - 1 < base + CHUNK)
-                sum = sums[end - 1 - base];
+            /* each medium container in this chunk: the 32 lanes together (warp-uniform loop) */
+            for (unsigned medium = __ballot_sync(FULL_MASK, has_floats && is_medium); medium;
+                 medium &= medium - 1) {
+                const int owner = __ffs(medium) - 1;
+                const unsigned from = __shfl_sync(FULL_MASK, (unsigned)(start - base), owner);
+                const unsigned to = __shfl_sync(FULL_MASK, (unsigned)(stop - base), owner);
+                float part = 0.0f;
+                for (unsigned q = from / 4 + lane; 4 * q < to; q += 32)
+                    part = add_in_range(part, staged[slot(q)], 4 * q, from, to);
+                for (int offset = 16; offset > 0; offset /= 2)
+                    part += __shfl_xor_sync(FULL_MASK, part, offset);
+                if ((int)lane == owner)
+                    sum += part;
+            }
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
     finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, &list->over);
-}
-
-__global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
-    count_short_tiles(const float *values, const size_t *offsets, size_t n, size_t total,
-                      float limit, unsigned per_lane, piece_list *list, size_t *piece_container,
-                      size_t *piece_first)
-{
-    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
-    __shared__ unsigned starts_block[BLOCK_SIZE / 32][WORDS];
-    __shared__ unsigned at_block[BLOCK_SIZE / 32][PER_LANE_MOST + 1][32];
-    float4 *staged = staged_block[threadIdx.x / 32];
-    unsigned *starts = starts_block[threadIdx.x / 32];
-    unsigned(*at)[32] = at_block[threadIdx.x / 32];
-    const unsigned lane = threadIdx.x % 32;
-    const size_t tile = (size_t)per_lane * 32; /* the warp's containers */
-    const size_t tile_first = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32 * tile;
-    const size_t mine = tile_first + (size_t)lane * per_lane; /* this lane's first container */
-    const size_t lo = offsets[tile_first < n ? tile_first : n];
-    const size_t hi = offsets[tile_first + tile < n ? tile_first + tile : n];
-    const size_t from = lo & ~(size_t)3;
-    unsigned own = 0, over = 0;
-    int has_long = 0;
-    size_t previous = 0;
-#pragma unroll
-    for (int r = 0; r <= PER_LANE_MOST; r++) {
-        const int in_tile = r <= (int)per_lane && mine + r <= n;
-        const size_t bound = in_tile ? offsets[mine + r] : previous;
-        at[r][lane] = (unsigned)(bound - from); /* used only when the whole tile is short */
-        if (r > 0 && in_tile) {
-            own |= 1u << (r - 1);
-            has_long |= bound - previous > SHORT_MAX;
-            over += bound == previous && 0.0f > limit; /* an empty container sums to 0 */
-        }
-        previous = bound;
-    }
-    if (!__any_sync(FULL_MASK, has_long)) { /* every container of the tile is short: one run */
-        over += count_run(at, own, values + from, (unsigned)(hi - from), total - from, limit,
-                          staged, starts);
-    } else {
-        /* a long container: v12's runs, one row of 32 consecutive containers at a time, a lane
-           each, cut at the long ones, which are listed as pieces */
-        over = 0;
-        for (unsigned row = 0; row < per_lane; row++) {
-            const size_t c = tile_first + (size_t)row * 32 + lane;
-            size_t begin = 0, end = 0;
-            if (c < n)
-                begin = offsets[c], end = offsets[c + 1];
-            const int is_long = end - begin > SHORT_MAX;
-            over += c < n && begin == end && 0.0f > limit;
-            unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
-            while (todo) {
-                int first, last;
-                next_run(&todo, &first, &last);
-                const size_t run_from = __shfl_sync(FULL_MASK, begin, first) & ~(size_t)3;
-                const size_t run_end = __shfl_sync(FULL_MASK, end, last);
-                const unsigned in_run = (int)lane >= first && (int)lane <= last;
-                at[0][lane] = (unsigned)(begin - run_from),
-                at[1][lane] = (unsigned)(end - run_from);
-                over += count_run(at, in_run, values + run_from, (unsigned)(run_end - run_from),
-                                  total - run_from, limit, staged, starts);
-            }
-            list_pieces(list, piece_container, piece_first, c, is_long ? end - begin : 0);
-        }
-    }
-    count_block(&list->over, over);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
@@ -525,15 +328,6 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
                                      w->slot_tickets));
 }
 
-/* Containers per lane: as many as fill a warp's staged chunk at the mean length, from 1 to
-   PER_LANE_MOST. */
-static unsigned containers_per_lane(size_t n, size_t total)
-{
-    const size_t mean = n ? total / n : 0;
-    const size_t fill = CHUNK / (32 * (mean ? mean : 1));
-    return fill < 1 ? 1 : fill > PER_LANE_MOST ? PER_LANE_MOST : (unsigned)fill;
-}
-
 size_t count_workspace_bytes(size_t n, size_t total)
 {
     (void)n;
@@ -544,18 +338,9 @@ void count_over_limit(const float *values, const size_t *offsets, size_t n, size
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
     const piece_workspace w = piece_workspace_at(workspace, total);
-    const unsigned per_lane = containers_per_lane(n, total);
-    if (per_lane == 1) {
-        const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-        count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-            values, offsets, n, total, limit, w.list, w.piece_container, w.piece_first);
-        CL_LAUNCH_CHECK("count_short");
-    } else {
-        const size_t tiles = (n + 32 * (size_t)per_lane - 1) / (32 * (size_t)per_lane);
-        const size_t grid = (tiles + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
-        count_short_tiles<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-            values, offsets, n, total, limit, per_lane, w.list, w.piece_container, w.piece_first);
-        CL_LAUNCH_CHECK("count_short_tiles");
-    }
+    const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, total, limit, w.list,
+                                                           w.piece_container, w.piece_first);
+    CL_LAUNCH_CHECK("count_short");
     launch_pieces(values, offsets, limit, count, &w, stream);
 }

@@ -4,16 +4,16 @@
 # instructions and DRAM traffic for every version, the stall reasons of the merge path, and the
 # runner's rows as containers per second, and where short containers (mean 4) lose the bandwidth
 # that mean 16 reaches, and at 2^20 containers what a run is made of (the read probe over the same
-# bytes, each kernel's time alone), and what v15's tails and v16's blocks of 4 warps change in the
-# tiled kernel. Writes docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short,small,ncu-tails}.txt.
+# bytes, each kernel's time alone). Writes
+# docs/results/06-atomics-counting-{sass,ncu,rates,ncu-short,small}.txt.
 # usage: [PARTS="short ..."] 06-atomics-counting/experiments/gpu-extras.sh BUILD_DIR
-# PARTS picks the files to write (sass ncu rates short small tails streams async; default all).
+# PARTS picks the files to write (sass ncu rates short small; default all).
 set -uo pipefail
 build="$1"
 results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/06-atomics-counting"
 source "$(dirname "$0")/../../tools/ncu.sh"
-parts=" ${PARTS:-sass ncu rates short small tails streams async} "
+parts=" ${PARTS:-sass ncu rates short small} "
 part() { [[ "$parts" == *" $1 "* ]]; }
 
 part sass && {
@@ -107,40 +107,6 @@ part small && {
     "$bin/v13_lane_tiles" --n 2^20 --lengths fixed --mean 4
 } > "$results/06-atomics-counting-small.txt" && cat "$results/06-atomics-counting-small.txt"
 
-# The tiled kernel at mean 4, 2^24 containers: v14 and v15 on uniform lengths (the instructions a
-# second, nearly empty chunk cost), v15 and v16 on the power law (a warp that has walked its run
-# waits at the block's closing barrier until the slowest one has walked its own: still active, no
-# longer issuing).
-part tails && {
-  cl_ncu_header "n = 2^24 containers, mean 4, the tiled kernel (count_short_tiles)"
-  tiles_metrics=gpu__time_duration.sum,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active
-  for lengths in uniform powerlaw; do
-    for v in v14_dependent_launch v15_short_tails v16_small_blocks; do
-      echo "## $v, --lengths $lengths"
-      cl_ncu 'count_short_tiles' "$tiles_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
-    done
-  done
-} > "$results/06-atomics-counting-ncu-tails.txt" && cat "$results/06-atomics-counting-ncu-tails.txt"
-
-part streams && {
-  cl_ncu_header "n = 2^24 containers, mean 4, both kernels (the tiled one, then the pieces)"
-  streams_metrics=gpu__time_duration.sum,smsp__inst_executed.sum,dram__bytes_read.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
-  for lengths in powerlaw uniform; do
-    for v in v16_small_blocks v17_streamed_tiles v18_warp_sums; do
-      echo "## $v, --lengths $lengths"
-      CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$streams_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
-    done
-  done
-} > "$results/06-atomics-counting-ncu-streams.txt" && cat "$results/06-atomics-counting-ncu-streams.txt"
-
-part async && {
-  cl_ncu_header "n = 2^24 containers, mean 4, the stream kernel"
-  async_metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread,launch__occupancy_limit_shared_mem,smsp__warps_active.avg.per_cycle_active
-  async_metrics="$async_metrics,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
-  for lengths in powerlaw fixed; do
-    for v in v18_warp_sums v19_async_chunks; do
-      echo "## $v, --lengths $lengths"
-      cl_ncu 'count_short_tiles' "$async_metrics" "$bin/$v" --n 2^24 --lengths "$lengths" --mean 4
-    done
-  done
-} > "$results/06-atomics-counting-ncu-async.txt" && cat "$results/06-atomics-counting-ncu-async.txt"
+# The ncu-tails, ncu-streams and ncu-async files were written by parts of this script for the
+# tiled and streamed variants that left the numbered path (v14-v19 at commit b928ee6350ae); they
+# stay as the tries' evidence.
