@@ -7,9 +7,11 @@
  * tile of C with 256 threads, each an 8×8 sub-block: at each step of the k slice it loads 8
  * values of A (a column of its rows) and 8 of B (a row of its columns) into registers and does
  * their 64 FMAs (an outer product), so 16 shared loads feed 64 FMAs. Each thread now loads 4
- * floats of each 128×8 tile. The 64 accumulators live in registers: the compiler takes 160 per
- * thread (ptxas -v), so one block of 256 threads fills an SM's register file; the arithmetic
- * intensity is worth more than the occupancy.
+ * floats of each 128×8 tile. The 64 accumulators live in registers: the compiler takes 129 per
+ * thread (ptxas -v), one too many for a second block of 256 threads per SM. The FMAs go column by
+ * column (for q, for r): 8 FMAs in a row share b_values[q], which the hardware can keep in its
+ * operand reuse cache; every later version keeps that order (row by row measured slower in v7 and
+ * v9: docs/results/02-gemm-part1-steps.txt).
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"
@@ -52,9 +54,9 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
             for (int q = 0; q < TN; q++)
                 b_values[q] = tile_b[p * BN + thread_col * TN + q];
 #pragma unroll
-            for (int r = 0; r < TM; r++)
+            for (int q = 0; q < TN; q++)
 #pragma unroll
-                for (int q = 0; q < TN; q++)
+                for (int r = 0; r < TM; r++)
                     acc[r][q] = semiring_mac(acc[r][q], a_values[r], b_values[q], ring);
         }
         __syncthreads();

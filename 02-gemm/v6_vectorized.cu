@@ -8,7 +8,7 @@
  * loads across the unrolled loop: v5's SASS has as many LDS.128 as v6's). Here each thread loads
  * one float4 of A and one of B per tile (where the row is 16-byte aligned and the 4 floats are
  * inside the matrix; else 4 scalar loads), and writes the A values transposed, so that a thread's
- * 8 values of A for step p are contiguous. What it buys is registers: 128 instead of v5's 160,
+ * 8 values of A for step p are contiguous. What it buys is registers: 128 instead of v5's 129,
  * so two blocks fit an SM.
  */
 #include "cl_cuda_check.h"
@@ -73,9 +73,9 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
             b_values[0] = b0.x, b_values[1] = b0.y, b_values[2] = b0.z, b_values[3] = b0.w;
             b_values[4] = b1.x, b_values[5] = b1.y, b_values[6] = b1.z, b_values[7] = b1.w;
 #pragma unroll
-            for (int r = 0; r < TM; r++)
+            for (int q = 0; q < TN; q++)
 #pragma unroll
-                for (int q = 0; q < TN; q++)
+                for (int r = 0; r < TM; r++)
                     acc[r][q] = semiring_mac(acc[r][q], a_values[r], b_values[q], ring);
         }
         __syncthreads();

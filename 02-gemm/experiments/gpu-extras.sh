@@ -24,7 +24,7 @@ for stall in short_scoreboard wait dispatch_stall barrier not_selected; do
 done
 {
   cl_ncu_header "n = m = k = 4096"
-  for v in baseline_cublas exercise_deeper_slices v9_warp_tiles v10_async_copies; do
+  for v in baseline_cublas exercise_deeper_slices v9_warp_tiles v10_operands_ahead; do
     echo "## $v"
     cl_ncu "gemm|xmma" "$metrics" "$bin/$v" --n 4096
   done

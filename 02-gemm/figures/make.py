@@ -128,10 +128,10 @@ def tile_hierarchy():
     svgfig.save(fig, "tile_hierarchy")
 
 
-# 5. v10: cp.async keeps the next tile in flight while this one is multiplied.
+# 5. v8: cp.async keeps the next tile in flight while this one is multiplied.
 def async_pipeline():
-    fig = svgfig.Figure(820, 300, "v10: cp.async copies the next tile while this one is multiplied")
-    header(fig, "v9 → v10: copies that need no registers",
+    fig = svgfig.Figure(820, 300, "v8: cp.async copies the next tile while this one is multiplied")
+    header(fig, "v7 → v8: copies that need no registers",
            "A block's timeline, two shared-memory buffers: the copy of step t + 1 runs under the "
            "FMAs of step t.")
     x0, y0, wstep = 120, 100, 130
@@ -149,9 +149,9 @@ def async_pipeline():
         fig.line(x0 + (t + 1) * wstep - 5, y0 - 6, x0 + (t + 1) * wstep - 5, y0 + 90, color=HOT,
                  dash="3 3")
     fig.text(x0 + wstep - 5, y0 + 108, "wait_group + barrier", size=11, anchor="middle", color=HOT)
-    notes(fig, 20, 240, ["LDGSTS moves global memory into shared memory without a register: the "
-                         "registers v9 held for the next tile", "now hold a second set of operands, "
-                         "read for k + 1 while k's FMAs run."], size=13)
+    notes(fig, 20, 240, ["LDGSTS moves global memory into shared memory without a register, and "
+                         "the thread goes on to its FMAs;", "in v10 the registers this saves hold "
+                         "a second set of operands, read for k + 1 while k's FMAs run."], size=13)
     svgfig.save(fig, "async_pipeline")
 
 

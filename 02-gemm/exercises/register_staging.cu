@@ -1,23 +1,23 @@
 /**
- * @file v8_split_columns.cu
- * @brief v8: v7 with each thread's 8 columns split in two groups of 4, 64 apart, so that a
- * half-warp's 16-byte reads of the B tile hit every bank once.
+ * @file register_staging.cu
+ * @brief Exercise 2 of 02-gemm (part 1), a solution: v7 with the next step's tiles loaded into
+ * registers during this step's FMAs and stored after them into the second of two shared buffers.
  *
- * v6 and v7's thread c reads B columns 8c..8c+7 as two float4, so the 16 lanes of a half-warp read
- * 16-byte words 32 bytes apart: they use only half the banks, four accesses each, twice the
- * wavefronts a contiguous read needs, every k, for every thread. Taking columns
- * 4c..4c+3 and 64+4c..64+4c+3 makes the lanes' words contiguous; the C columns a thread stores
- * follow the same split.
+ * The overlap of v8 as GPUs before sm_80 (no cp.async) must write it: the loads of step t + 1 are
+ * issued before step t's FMAs, land in 8 registers, and go to the buffer nobody reads in step t
+ * after the FMAs, so one barrier per step remains. The 8 registers must not cost v7's second
+ * block per SM: the launch bounds ask for two blocks, as v7's 128 registers allowed.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"
 
-#define BM      128
-#define BN      128
-#define BK      8
-#define TM      8
-#define TN      8
-#define THREADS (BM * BN / (TM * TN)) /* 256 */
+#define BM       128
+#define BN       128
+#define BK       8
+#define TM       8
+#define TN       8
+#define THREADS  (BM * BN / (TM * TN)) /* 256 */
+#define A_STRIDE (BM + 4)              /* floats per k in the transposed A tile */
 
 /* Four floats row[col..col+3], those past @p limit replaced by @p pad: one 16-byte load when the
    row's start is 16-byte aligned (its length a multiple of 4) and all four are inside. */
@@ -37,7 +37,7 @@ static __device__ __forceinline__ float4 load4(const float *row, int col, int li
 static __device__ __forceinline__ void blocked_tile(const float *a, const float *b, float *c, int m,
                                                     int n, int k, semiring ring)
 {
-    __shared__ __align__(16) float tile_a[2][BK * BM]; /* transposed: tile_a[.][p * BM + row] */
+    __shared__ __align__(16) float tile_a[2][BK * A_STRIDE]; /* tile_a[.][p * A_STRIDE + row] */
     __shared__ __align__(16) float tile_b[2][BK * BN];
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
     const int thread_col = threadIdx.x % (BN / TN), thread_row = threadIdx.x / (BN / TN);
@@ -57,10 +57,10 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
     int buffer = 0;
     for (int t = 0; t < k; t += BK) {
         float *ta = tile_a[buffer], *tb = tile_b[buffer];
-        ta[(a_col + 0) * BM + a_row] = av.x;
-        ta[(a_col + 1) * BM + a_row] = av.y;
-        ta[(a_col + 2) * BM + a_row] = av.z;
-        ta[(a_col + 3) * BM + a_row] = av.w;
+        ta[(a_col + 0) * A_STRIDE + a_row] = av.x;
+        ta[(a_col + 1) * A_STRIDE + a_row] = av.y;
+        ta[(a_col + 2) * A_STRIDE + a_row] = av.z;
+        ta[(a_col + 3) * A_STRIDE + a_row] = av.w;
         *(float4 *)&tb[b_row * BN + b_col] = bv;
         __syncthreads();
         if (t + BK < k) { /* step t + 1's loads, in flight during this step's FMAs */
@@ -72,8 +72,8 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
         }
 #pragma unroll
         for (int p = 0; p < BK; p++) {
-            const float4 a0 = *(const float4 *)&ta[p * BM + thread_row * TM];
-            const float4 a1 = *(const float4 *)&ta[p * BM + thread_row * TM + 4];
+            const float4 a0 = *(const float4 *)&ta[p * A_STRIDE + thread_row * TM];
+            const float4 a1 = *(const float4 *)&ta[p * A_STRIDE + thread_row * TM + 4];
             const float4 b0 = *(const float4 *)&tb[p * BN + thread_col * 4];
             const float4 b1 = *(const float4 *)&tb[p * BN + BN / 2 + thread_col * 4];
             a_values[0] = a0.x, a_values[1] = a0.y, a_values[2] = a0.z, a_values[3] = a0.w;
@@ -81,9 +81,9 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
             b_values[0] = b0.x, b_values[1] = b0.y, b_values[2] = b0.z, b_values[3] = b0.w;
             b_values[4] = b1.x, b_values[5] = b1.y, b_values[6] = b1.z, b_values[7] = b1.w;
 #pragma unroll
-            for (int r = 0; r < TM; r++)
+            for (int q = 0; q < TN; q++)
 #pragma unroll
-                for (int q = 0; q < TN; q++)
+                for (int r = 0; r < TM; r++)
                     acc[r][q] = semiring_mac(acc[r][q], a_values[r], b_values[q], ring);
         }
         buffer ^= 1; /* the next store goes to the buffer nobody reads in this step */
@@ -101,7 +101,8 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 
 /* The semiring is a constant in each branch, so each gets its own loop, free of the test. */
 __global__ void __launch_bounds__(THREADS, 2)
-    gemm_split_columns(const float *a, const float *b, float *c, int m, int n, int k, semiring ring)
+    gemm_register_staging(const float *a, const float *b, float *c, int m, int n, int k,
+                          semiring ring)
 {
     if (ring == SEMIRING_MIN_PLUS)
         blocked_tile(a, b, c, m, n, k, SEMIRING_MIN_PLUS);
@@ -126,6 +127,6 @@ void gemm(const float *a, const float *b, float *c, int m, int n, int k, semirin
 {
     (void)workspace;
     const dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
-    gemm_split_columns<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
-    CL_LAUNCH_CHECK("gemm_split_columns");
+    gemm_register_staging<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
+    CL_LAUNCH_CHECK("gemm_register_staging");
 }

@@ -1,24 +1,26 @@
 /**
- * @file v7_double_buffered.cu
- * @brief v7: v6 with the next tile's loads in flight during this step's FMAs: they land in
- * registers, go to the other of two shared buffers after the FMAs, and one barrier per step
- * remains.
+ * @file v7_conflict_free.cu
+ * @brief v7: v6 with shared memory free of bank conflicts: each thread's 8 columns of B in two
+ * groups of 4, 64 apart, and the transposed A tile's rows padded by 4 floats.
  *
- * v6 loads a tile, waits at a barrier, multiplies, waits again: while a block loads, its FMAs wait,
- * and while it multiplies, its loads do. Here the loads of step t + 1 are issued before step t's
- * FMAs and stored after them into the buffer nobody reads in step t, so DRAM's latency hides under
- * the arithmetic. The registers that hold them (8 floats) must not cost v6's second block per SM:
- * the launch bounds ask for two blocks, as v6's 128 registers allowed.
+ * Two accesses of v6 take more wavefronts than their bytes need, every step, for every thread:
+ *  - B reads: thread c reads columns 8c..8c+7 as two float4, so the 16 lanes of a half-warp read
+ *    16-byte words 32 bytes apart: half the banks, four accesses each, twice the wavefronts a
+ *    contiguous read needs. Taking columns 4c..4c+3 and 64+4c..64+4c+3 makes the lanes' words
+ *    contiguous; the C columns a thread stores follow the same split.
+ *  - A stores: a warp writes its 4 k's of 16 rows transposed, lanes of k and k + 4 into rows
+ *    4 · 128 floats apart: the same banks, two ways. A row of 132 floats puts k + 4 16 banks on.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"
 
-#define BM      128
-#define BN      128
-#define BK      8
-#define TM      8
-#define TN      8
-#define THREADS (BM * BN / (TM * TN)) /* 256 */
+#define BM       128
+#define BN       128
+#define BK       8
+#define TM       8
+#define TN       8
+#define THREADS  (BM * BN / (TM * TN)) /* 256 */
+#define A_STRIDE (BM + 4)              /* floats per k in the transposed A tile */
 
 /* Four floats row[col..col+3], those past @p limit replaced by @p pad: one 16-byte load when the
    row's start is 16-byte aligned (its length a multiple of 4) and all four are inside. */
@@ -38,60 +40,53 @@ static __device__ __forceinline__ float4 load4(const float *row, int col, int li
 static __device__ __forceinline__ void blocked_tile(const float *a, const float *b, float *c, int m,
                                                     int n, int k, semiring ring)
 {
-    __shared__ __align__(16) float tile_a[2][BK * BM]; /* transposed: tile_a[.][p * BM + row] */
-    __shared__ __align__(16) float tile_b[2][BK * BN];
+    __shared__ __align__(16) float tile_a[BK * A_STRIDE]; /* transposed, rows padded */
+    __shared__ __align__(16) float tile_b[BK * BN];
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
     const int thread_col = threadIdx.x % (BN / TN), thread_row = threadIdx.x / (BN / TN);
     const int a_row = threadIdx.x / (BK / 4), a_col = threadIdx.x % (BK / 4) * 4;
     const int b_row = threadIdx.x / (BN / 4), b_col = threadIdx.x % (BN / 4) * 4;
-    const int ga_row = block_row + a_row;
     const float pad = semiring_zero(ring);
-    const float4 pad4 = make_float4(pad, pad, pad, pad);
     float acc[TM][TN], a_values[TM], b_values[TN];
     for (int r = 0; r < TM; r++)
         for (int q = 0; q < TN; q++)
             acc[r][q] = semiring_zero(ring);
-    /* this thread's share of the tiles of step t: one float4 of A, one of B */
-    float4 av = ga_row < m ? load4(a + (size_t)ga_row * k, a_col, k, k % 4 == 0, pad) : pad4;
-    float4 bv =
-        b_row < k ? load4(b + (size_t)b_row * n, block_col + b_col, n, n % 4 == 0, pad) : pad4;
-    int buffer = 0;
     for (int t = 0; t < k; t += BK) {
-        float *ta = tile_a[buffer], *tb = tile_b[buffer];
-        ta[(a_col + 0) * BM + a_row] = av.x;
-        ta[(a_col + 1) * BM + a_row] = av.y;
-        ta[(a_col + 2) * BM + a_row] = av.z;
-        ta[(a_col + 3) * BM + a_row] = av.w;
-        *(float4 *)&tb[b_row * BN + b_col] = bv;
+        const int ga_row = block_row + a_row, gb_row = t + b_row;
+        const float4 av = ga_row < m ? load4(a + (size_t)ga_row * k, t + a_col, k, k % 4 == 0, pad)
+                                     : make_float4(pad, pad, pad, pad);
+        tile_a[(a_col + 0) * A_STRIDE + a_row] = av.x;
+        tile_a[(a_col + 1) * A_STRIDE + a_row] = av.y;
+        tile_a[(a_col + 2) * A_STRIDE + a_row] = av.z;
+        tile_a[(a_col + 3) * A_STRIDE + a_row] = av.w;
+        const float4 bv = gb_row < k
+                              ? load4(b + (size_t)gb_row * n, block_col + b_col, n, n % 4 == 0, pad)
+                              : make_float4(pad, pad, pad, pad);
+        *(float4 *)&tile_b[b_row * BN + b_col] = bv;
         __syncthreads();
-        if (t + BK < k) { /* step t + 1's loads, in flight during this step's FMAs */
-            const int gb_row = t + BK + b_row;
-            av = ga_row < m ? load4(a + (size_t)ga_row * k, t + BK + a_col, k, k % 4 == 0, pad)
-                            : pad4;
-            bv = gb_row < k ? load4(b + (size_t)gb_row * n, block_col + b_col, n, n % 4 == 0, pad)
-                            : pad4;
-        }
 #pragma unroll
         for (int p = 0; p < BK; p++) {
-            const float4 *a_row_p = (const float4 *)&ta[p * BM + thread_row * TM];
-            const float4 *b_row_p = (const float4 *)&tb[p * BN + thread_col * TN];
-            const float4 a0 = a_row_p[0], a1 = a_row_p[1], b0 = b_row_p[0], b1 = b_row_p[1];
+            const float4 *a_row_p = (const float4 *)&tile_a[p * A_STRIDE + thread_row * TM];
+            const float4 a0 = a_row_p[0], a1 = a_row_p[1];
+            const float4 b0 = *(const float4 *)&tile_b[p * BN + thread_col * 4];
+            const float4 b1 = *(const float4 *)&tile_b[p * BN + BN / 2 + thread_col * 4];
             a_values[0] = a0.x, a_values[1] = a0.y, a_values[2] = a0.z, a_values[3] = a0.w;
             a_values[4] = a1.x, a_values[5] = a1.y, a_values[6] = a1.z, a_values[7] = a1.w;
             b_values[0] = b0.x, b_values[1] = b0.y, b_values[2] = b0.z, b_values[3] = b0.w;
             b_values[4] = b1.x, b_values[5] = b1.y, b_values[6] = b1.z, b_values[7] = b1.w;
 #pragma unroll
-            for (int r = 0; r < TM; r++)
+            for (int q = 0; q < TN; q++)
 #pragma unroll
-                for (int q = 0; q < TN; q++)
+                for (int r = 0; r < TM; r++)
                     acc[r][q] = semiring_mac(acc[r][q], a_values[r], b_values[q], ring);
         }
-        buffer ^= 1; /* the next store goes to the buffer nobody reads in this step */
+        __syncthreads();
     }
     for (int r = 0; r < TM; r++) {
         const int row = block_row + thread_row * TM + r;
         for (int q = 0; q < TN; q++) {
-            const int col = block_col + thread_col * TN + q;
+            const int col =
+                block_col + (q < 4 ? thread_col * 4 + q : BN / 2 + thread_col * 4 + q - 4);
             if (row < m && col < n)
                 c[(size_t)row * n + col] = acc[r][q];
         }
@@ -99,9 +94,8 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 }
 
 /* The semiring is a constant in each branch, so each gets its own loop, free of the test. */
-__global__ void __launch_bounds__(THREADS, 2)
-    gemm_double_buffered(const float *a, const float *b, float *c, int m, int n, int k,
-                         semiring ring)
+__global__ void __launch_bounds__(THREADS)
+    gemm_conflict_free(const float *a, const float *b, float *c, int m, int n, int k, semiring ring)
 {
     if (ring == SEMIRING_MIN_PLUS)
         blocked_tile(a, b, c, m, n, k, SEMIRING_MIN_PLUS);
@@ -126,6 +120,6 @@ void gemm(const float *a, const float *b, float *c, int m, int n, int k, semirin
 {
     (void)workspace;
     const dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
-    gemm_double_buffered<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
-    CL_LAUNCH_CHECK("gemm_double_buffered");
+    gemm_conflict_free<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k, ring);
+    CL_LAUNCH_CHECK("gemm_conflict_free");
 }

@@ -1,24 +1,17 @@
 /**
- * @file v10_async_copies.cu
- * @brief v10: v9 with the tiles copied global → shared by cp.async instead of through registers,
- * and each k's operands read from shared memory one k ahead.
+ * @file v8_async_copies.cu
+ * @brief v8: v7 with the next step's tiles copied global → shared by cp.async while this step's
+ * FMAs run, into the second of two shared buffers.
  *
- * v9 holds the next step's tiles in 12 registers (three float4) from the load to the store, and
- * its 235 registers leave ptxas no room to read a k's operands from shared memory much before the
- * FMAs that use them: ncu shows its schedulers idle far more often than cuBLAS's (the page).
- * Here:
- *  - `cp.async` (through `__pipeline_memcpy_async`, which falls back to a load and a store before
- *    sm_80) copies the next step's tiles straight into the other shared buffer: no registers, no
- *    store instructions. A is still transposed on the way, one 4-byte copy per element (4 per
- *    thread per step, 32 rows apart, their banks all different thanks to the A_STRIDE pad); B
- *    goes in 16-byte copies. Tiles that cross an edge of the matrices, or rows of B that are not
- *    16-byte aligned, take plain checked loads and stores instead.
- *  - The registers freed hold two sets of operands: k + 1's are read while k's FMAs run.
- *  - After the barrier a thread reads its first operands before it issues the next copies.
- * Each was measured on its own (docs/results/02-gemm-v9-candidates.txt, runs 11-12): copies
- * alone lost to v9, and paid only with the second operand set and the early first read; three
- * stages measured slower than two. 255 registers, one block of 8 warps per SM; tiles, warps and
- * FMA order are v9's.
+ * v7 loads a tile, waits at a barrier, multiplies, waits again: while a block loads, its FMAs
+ * wait. `cp.async` (through `__pipeline_memcpy_async`, which falls back to a load and a store
+ * before sm_80) copies global memory straight into shared memory without passing through
+ * registers, and the thread goes on: the copies of step t + 1 are issued before step t's FMAs and
+ * waited for after them. A is transposed on the way, one 4-byte copy per element; B goes in
+ * 16-byte copies, which need their 4 floats inside the matrix and 16-byte aligned: tiles that
+ * cross an edge, or matrices whose rows are not aligned, take v7's checked loads and plain stores.
+ * Two buffers take twice v7's shared memory, and the launch bounds keep v7's two blocks per SM
+ * (left alone, ptxas takes 139 registers and one block fits).
  */
 #include <cuda_pipeline.h>
 
@@ -26,13 +19,10 @@
 #include "gemm.h"
 
 #define BM           128
-#define BN           256
+#define BN           128
 #define BK           8
-#define WARPS_N      4  /* 2 × 4 warps */
-#define TM           16 /* rows per thread: 4 groups of 4, 16 apart */
-#define TN           8  /* columns per thread: 2 groups of 4, 32 apart */
-#define WARP_M       64
-#define WARP_N       64
+#define TM           8
+#define TN           8
 #define THREADS      (BM * BN / (TM * TN)) /* 256 */
 #define STAGES       2 /* tiles in shared memory: the one in use and the one being copied */
 #define A_COPIES     (BM * BK / THREADS)     /* 4-byte copies of A per thread per step */
@@ -40,24 +30,6 @@
 #define A_ROWS_APART (THREADS / BK)          /* rows between a thread's copies of A */
 #define B_ROWS_APART (THREADS / (BN / 4))    /* rows between its copies of B */
 #define A_STRIDE     (BM + 4)                /* floats per k in the transposed A tile */
-
-/* This thread's operands for one k: rows row0 + 16g + i of A, columns col0 + 32h + j of B. */
-static __device__ __forceinline__ void fragments(const float *ta, const float *tb, int p, int row0,
-                                                 int col0, float *a_values, float *b_values)
-{
-#pragma unroll
-    for (int g = 0; g < TM / 4; g++) {
-        const float4 v = *(const float4 *)&ta[p * A_STRIDE + row0 + 16 * g];
-        a_values[4 * g] = v.x, a_values[4 * g + 1] = v.y;
-        a_values[4 * g + 2] = v.z, a_values[4 * g + 3] = v.w;
-    }
-#pragma unroll
-    for (int h = 0; h < TN / 4; h++) {
-        const float4 v = *(const float4 *)&tb[p * BN + col0 + 32 * h];
-        b_values[4 * h] = v.x, b_values[4 * h + 1] = v.y;
-        b_values[4 * h + 2] = v.z, b_values[4 * h + 3] = v.w;
-    }
-}
 
 typedef struct {
     float a[STAGES][BK * A_STRIDE]; /* a[s][p * A_STRIDE + row]: A transposed */
@@ -106,12 +78,9 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 {
     __shared__ __align__(16) stage_tiles tiles;
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
-    /* rows row0 + 16g + i, columns col0 + 32h + j, for g < 4, h < 2, i, j < 4 */
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int row0 = warp / WARPS_N * WARP_M + lane / 8 * 4;
-    const int col0 = warp % WARPS_N * WARP_N + lane % 8 * 4;
+    const int thread_col = threadIdx.x % (BN / TN), thread_row = threadIdx.x / (BN / TN);
     const float pad = semiring_zero(ring);
-    float acc[TM][TN];
+    float acc[TM][TN], a_values[TM], b_values[TN];
     for (int r = 0; r < TM; r++)
         for (int q = 0; q < TN; q++)
             acc[r][q] = semiring_zero(ring);
@@ -128,31 +97,32 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
         __syncthreads(); /* everyone's have, and everyone is done with step t - 1's stage */
         const int next = t + STAGES - 1;
         const float *ta = tiles.a[stage], *tb = tiles.b[stage];
-        /* this step's first operands before the copies of the next: they go first in the queue
-           to shared memory, and two sets alternate, so each k's loads precede the previous k's
-           FMAs */
-        float a_values[2][TM], b_values[2][TN];
-        fragments(ta, tb, 0, row0, col0, a_values[0], b_values[0]);
         if (next < steps)
             copy_step(&tiles, stage == 0 ? STAGES - 1 : stage - 1, next * BK, a, b, m, n, k,
                       block_row, block_col, interior && (next + 1) * BK <= k, pad);
         __pipeline_commit();
 #pragma unroll
         for (int p = 0; p < BK; p++) {
-            if (p + 1 < BK)
-                fragments(ta, tb, p + 1, row0, col0, a_values[(p + 1) % 2], b_values[(p + 1) % 2]);
+            const float4 *a_row_p = (const float4 *)&ta[p * A_STRIDE + thread_row * TM];
+            const float4 a0 = a_row_p[0], a1 = a_row_p[1];
+            const float4 b0 = *(const float4 *)&tb[p * BN + thread_col * 4];
+            const float4 b1 = *(const float4 *)&tb[p * BN + BN / 2 + thread_col * 4];
+            a_values[0] = a0.x, a_values[1] = a0.y, a_values[2] = a0.z, a_values[3] = a0.w;
+            a_values[4] = a1.x, a_values[5] = a1.y, a_values[6] = a1.z, a_values[7] = a1.w;
+            b_values[0] = b0.x, b_values[1] = b0.y, b_values[2] = b0.z, b_values[3] = b0.w;
+            b_values[4] = b1.x, b_values[5] = b1.y, b_values[6] = b1.z, b_values[7] = b1.w;
 #pragma unroll
             for (int q = 0; q < TN; q++)
 #pragma unroll
                 for (int r = 0; r < TM; r++)
-                    acc[r][q] =
-                        semiring_mac(acc[r][q], a_values[p % 2][r], b_values[p % 2][q], ring);
+                    acc[r][q] = semiring_mac(acc[r][q], a_values[r], b_values[q], ring);
         }
     }
     for (int r = 0; r < TM; r++) {
-        const int row = block_row + row0 + 16 * (r / 4) + r % 4;
+        const int row = block_row + thread_row * TM + r;
         for (int q = 0; q < TN; q++) {
-            const int col = block_col + col0 + 32 * (q / 4) + q % 4;
+            const int col =
+                block_col + (q < 4 ? thread_col * 4 + q : BN / 2 + thread_col * 4 + q - 4);
             if (row < m && col < n)
                 c[(size_t)row * n + col] = acc[r][q];
         }
@@ -160,7 +130,7 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 }
 
 /* The semiring is a constant in each branch, so each gets its own loop, free of the test. */
-__global__ void __launch_bounds__(THREADS, 1)
+__global__ void __launch_bounds__(THREADS, 2)
     gemm_async_copies(const float *a, const float *b, float *c, int m, int n, int k, semiring ring)
 {
     if (ring == SEMIRING_MIN_PLUS)
