@@ -1,96 +1,58 @@
 /**
  * @file v16_mma_sync.cu
- * @brief v16: v15 with the tensor-core instruction itself (`mma.sync` m16n8k16, operands loaded by
- * `ldmatrix` from swizzled shared-memory tiles) and the tiles copied by cp.async three steps deep.
+ * @brief v16: v15 with the tensor-core instruction itself: `mma.sync` m16n8k16, its operands
+ * loaded by `ldmatrix`, its results stored from the registers where the PTX manual puts them.
  *
- * WMMA hides where a fragment's elements sit in the registers, so v15 stores the tiles padded and
- * lets load_matrix_sync do what it likes. With the PTX instruction the layout is documented:
+ * WMMA hides where a fragment's elements sit in the registers: v15 loads fragments with
+ * load_matrix_sync and must pass every result through shared memory to find it. The PTX
+ * instruction underneath (HMMA in SASS) documents the layout:
+ *  - `mma.sync.m16n8k16` multiplies a 16 × 16 BF16 tile of A by a 16 × 8 tile of B into a
+ *    16 × 8 FP32 accumulator, for the whole warp: each thread holds 4 registers of A (8 values), 2
+ *    of B and 4 accumulators, at places the manual lists.
  *  - `ldmatrix.x4` loads four 8 × 8 BF16 matrices for a warp in one instruction, each lane giving
- *    the address of one 16-byte row; the `.trans` form transposes on the way, which is what B
- *    (k × n, row-major) needs to become mma's column operand.
- *  - The 8 rows one 8 × 8 matrix reads must fall in 8 different 16-byte bank groups, or the
- *    ldmatrix is replayed. A's rows are 64 bytes (32 BF16 of k), so rows 2 apart share banks; B's
- *    are 256 bytes, so all 8 share them. Instead of padding, each row's 16-byte chunks are
- *    permuted by an XOR with bits of the row index (the swizzle): chunk c of row r sits at
- *    c ^ (r/2 % 4) in A and c ^ (r % 8) in B, and the 8 rows of every ldmatrix land in 8 groups.
- *  - The copies are cp.async into three stages (v10's idea, in 16-byte pieces): the tile two steps
- *    ahead is in flight while this one is multiplied. When k or n is no multiple of 8 a row of A or
- *    B is not 16-byte aligned: those shapes take v15's element-by-element copies.
- * Each warp computes 64 × 32 of the 128 × 128 block: per 16 of k, 4 ldmatrix for A, 2 for B and 16
- * mma.sync, 64 FP32 accumulators per thread.
+ *    the address of one 16-byte row, and leaves them exactly where mma wants its A operand; the
+ *    `.trans` form transposes on the way, which is what B (k × n, row-major) needs to become
+ *    mma's column operand. v15's padded rows (80 and 272 bytes) already put the 8 rows of every
+ *    8 × 8 matrix in 8 different groups of banks.
+ *  - Each thread stores its accumulators straight to C: two neighbouring columns per row, one
+ *    8-byte store where n allows it.
+ * Tiles, warps and copies are v15's: 128 × 128 per block of 8 warps, each warp 32 × 64 (2 × 8
+ * mma tiles, 64 FP32 accumulators per thread), one shared buffer, 32 values of k per step.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"
 
-#define BM               128
-#define BN               128
-#define BK               32
-#define WARPS_N          4 /* 2 × 4 warps */
-#define WARP_M           64
-#define WARP_N           32
-#define MMA_M            16
-#define MMA_N            8
-#define MMA_K            16
-#define THREADS          256
-#define STAGES           3
-#define CHUNK            8            /* BF16 values per 16-byte copy */
-#define A_CHUNKS_PER_ROW (BK / CHUNK) /* 4 */
-#define B_CHUNKS_PER_ROW (BN / CHUNK) /* 16 */
-
-typedef struct {
-    __nv_bfloat16 a[STAGES][BM * BK]; /* row r, chunk c at r * BK + (c ^ (r / 2 % 4)) * CHUNK */
-    __nv_bfloat16 b[STAGES][BK * BN]; /* row r, chunk c at r * BN + (c ^ (r % 8)) * CHUNK */
-} stage_tiles;
+#define BM      128
+#define BN      128
+#define BK      32
+#define WARPS_N 2 /* 4 × 2 warps */
+#define WARP_M  32
+#define WARP_N  64
+#define MMA_M   16
+#define MMA_N   8
+#define MMA_K   16
+#define THREADS 256
+#define CHUNK   8 /* BF16 values per 16-byte load */
+/* rows padded by 8 BF16 (16 bytes): consecutive rows start in different banks, and every
+   row still starts 16-byte aligned, as ldmatrix needs */
+#define A_STRIDE (BK + 8)
+#define B_STRIDE (BN + 8)
 
 #if !defined(__CUDA_ARCH__) ||                                                                     \
     __CUDA_ARCH__ >= 800 /* the kernel's helpers: BF16 tensor cores from sm_80 */
-static __device__ __forceinline__ int a_offset(int row, int chunk)
-{
-    return row * BK + (chunk ^ (row / 2 % 4)) * CHUNK;
-}
-
-static __device__ __forceinline__ int b_offset(int row, int chunk)
-{
-    return row * BN + (chunk ^ (row % 8)) * CHUNK;
-}
-
-/* One 16-byte chunk (row, col) of a rows × cols matrix into shared memory. With @p aligned (cols
-   a multiple of 8), cp.async; a chunk outside copies 0 bytes and fills 16 bytes of zeros. Else
-   element by element, zeros outside. */
+/* One BF16 chunk of 8 at (row, col) of a rows × cols matrix into shared memory: one 16-byte load
+   when it lies inside and the rows are 16-byte aligned (cols % 8 == 0), else element by element,
+   zeros outside (0 adds nothing to a sum). */
 static __device__ __forceinline__ void copy_chunk(__nv_bfloat16 *to, const __nv_bfloat16 *matrix,
-                                                  int rows, int cols, int row, int col, int aligned)
+                                                  int rows, int cols, int row, int col)
 {
-    if (aligned) {
-        const int inside = row < rows && col < cols;
-        const __nv_bfloat16 *from = inside ? &matrix[(size_t)row * cols + col] : matrix;
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
-                         (unsigned)__cvta_generic_to_shared(to)),
-                     "l"(from), "r"(inside ? 16 : 0)
-                     : "memory");
+    if (row < rows && col + CHUNK <= cols && cols % CHUNK == 0) {
+        *(uint4 *)to = *(const uint4 *)&matrix[(size_t)row * cols + col];
         return;
     }
     for (int e = 0; e < CHUNK; e++)
         to[e] = row < rows && col + e < cols ? matrix[(size_t)row * cols + col + e]
                                              : __float2bfloat16(0.0f);
-}
-
-/* The copies of the step at k = @p t into stage @p s, closed as one cp.async group. */
-static __device__ __forceinline__ void copy_step(stage_tiles *tiles, int s, int t,
-                                                 const __nv_bfloat16 *a, const __nv_bfloat16 *b,
-                                                 int m, int n, int k, int block_row, int block_col,
-                                                 int aligned)
-{
-    for (int chunk = threadIdx.x; chunk < BM * A_CHUNKS_PER_ROW; chunk += THREADS) {
-        const int row = chunk / A_CHUNKS_PER_ROW, c = chunk % A_CHUNKS_PER_ROW;
-        copy_chunk(&tiles->a[s][a_offset(row, c)], a, m, k, block_row + row, t + c * CHUNK,
-                   aligned);
-    }
-    for (int chunk = threadIdx.x; chunk < BK * B_CHUNKS_PER_ROW; chunk += THREADS) {
-        const int row = chunk / B_CHUNKS_PER_ROW, c = chunk % B_CHUNKS_PER_ROW;
-        copy_chunk(&tiles->b[s][b_offset(row, c)], b, k, n, t + row, block_col + c * CHUNK,
-                   aligned);
-    }
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
 
 static __device__ __forceinline__ void ldmatrix_x4(unsigned *r, const __nv_bfloat16 *address)
@@ -122,32 +84,25 @@ __global__ void __launch_bounds__(THREADS)
     gemm_mma_sync(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __shared__ __align__(128) stage_tiles tiles;
+    __shared__ __align__(32) __nv_bfloat16 tile_a[BM * A_STRIDE];
+    __shared__ __align__(32) __nv_bfloat16 tile_b[BK * B_STRIDE];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_row = warp / WARPS_N * WARP_M, warp_col = warp % WARPS_N * WARP_N;
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
-    const int aligned = k % CHUNK == 0 && n % CHUNK == 0;
-    const int steps = (k + BK - 1) / BK;
 
     float acc[WARP_M / MMA_M][WARP_N / MMA_N][4] = {};
-    for (int s = 0; s < STAGES - 1; s++) {
-        if (s < steps)
-            copy_step(&tiles, s, s * BK, a, b, m, n, k, block_row, block_col, aligned);
-        else
-            asm volatile("cp.async.commit_group;\n" ::: "memory"); /* keep the group count */
-    }
-    for (int step = 0; step < steps; step++) {
-        /* this step's group is done when at most STAGES - 2 newer ones are pending */
-        asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2) : "memory");
-        __syncthreads(); /* everyone's copies are in, and everyone is done with step - 1 */
-        const int next = step + STAGES - 1;
-        if (next < steps)
-            copy_step(&tiles, next % STAGES, next * BK, a, b, m, n, k, block_row, block_col,
-                      aligned);
-        else
-            asm volatile("cp.async.commit_group;\n" ::: "memory");
 
-        const __nv_bfloat16 *ta = tiles.a[step % STAGES], *tb = tiles.b[step % STAGES];
+    for (int t = 0; t < k; t += BK) {
+        /* 128 × 32 of A and 32 × 128 of B: 512 chunks each, two per thread */
+        for (int chunk = threadIdx.x; chunk < BM * BK / CHUNK; chunk += THREADS) {
+            const int row = chunk / (BK / CHUNK), col = chunk % (BK / CHUNK) * CHUNK;
+            copy_chunk(&tile_a[row * A_STRIDE + col], a, m, k, block_row + row, t + col);
+        }
+        for (int chunk = threadIdx.x; chunk < BK * BN / CHUNK; chunk += THREADS) {
+            const int row = chunk / (BN / CHUNK), col = chunk % (BN / CHUNK) * CHUNK;
+            copy_chunk(&tile_b[row * B_STRIDE + col], b, k, n, t + row, block_col + col);
+        }
+        __syncthreads();
 #pragma unroll
         for (int p = 0; p < BK; p += MMA_K) {
             unsigned frag_a[WARP_M / MMA_M][4], frag_b[WARP_N / MMA_N][2];
@@ -155,17 +110,17 @@ __global__ void __launch_bounds__(THREADS)
                8 × 8 matrices are mma's a0 … a3 */
 #pragma unroll
             for (int i = 0; i < WARP_M / MMA_M; i++) {
-                const int row = warp_row + MMA_M * i + lane % 16;
-                ldmatrix_x4(frag_a[i], &ta[a_offset(row, p / CHUNK + lane / 16)]);
+                ldmatrix_x4(
+                    frag_a[i],
+                    &tile_a[(warp_row + MMA_M * i + lane % 16) * A_STRIDE + p + lane / 16 * 8]);
             }
             /* lanes 0-15 give rows k = p … p + 15 at column n0, lanes 16-31 at n0 + 8: transposed,
                b0 b1 of two 8-column tiles */
 #pragma unroll
             for (int j = 0; j < WARP_N / MMA_N; j += 2) {
                 unsigned r[4];
-                const int row = p + lane % 16;
-                ldmatrix_x4_trans(r,
-                                  &tb[b_offset(row, (warp_col + MMA_N * j) / CHUNK + lane / 16)]);
+                ldmatrix_x4_trans(
+                    r, &tile_b[(p + lane % 16) * B_STRIDE + warp_col + MMA_N * j + lane / 16 * 8]);
                 frag_b[j][0] = r[0], frag_b[j][1] = r[1];
                 frag_b[j + 1][0] = r[2], frag_b[j + 1][1] = r[3];
             }
@@ -175,6 +130,7 @@ __global__ void __launch_bounds__(THREADS)
                 for (int j = 0; j < WARP_N / MMA_N; j++)
                     mma_16x8x16(acc[i][j], frag_a[i], frag_b[j]);
         }
+        __syncthreads();
     }
 
     /* acc[i][j][e] is row g + 8·(e/2), column 2·(lane%4) + e%2 of its 16 × 8 tile, g = lane/4 */

@@ -1,21 +1,36 @@
 /**
  * @file v18_tma.cu
- * @brief v18: v17 with the tiles copied by the copy engine (TMA, `cp.async.bulk.tensor`) and each
- * stage's arrival signalled on an mbarrier; operands whose rows are not 16-byte aligned are first
- * copied into padded buffers.
+ * @brief v18: a new path, Hopper's wgmma fed by TMA. `wgmma.mma_async` multiplies tiles that the
+ * copy engine (`cp.async.bulk.tensor`) writes into shared memory, each stage's arrival signalled
+ * on an mbarrier.
  *
- * In v17 all 256 threads issue 12 cp.async of 16 bytes per step, compute the swizzled addresses,
- * and then wait: the warps that should feed the tensor cores spend their issue slots on copies.
- * Here one thread asks the copy engine for whole boxes (128 × 64 of A, four 64 × 64 of B) by their
- * coordinates in a tensor map that the host describes once (cl_tensor_map_bf16); the engine
- * writes them swizzled, exactly as wgmma reads them, and fills what lies outside the matrix with
- * zeros (no edge code at all).
+ * In v17 every BF16 operand passes through registers: ldmatrix copies it out of shared memory,
+ * then each warp's mma.sync (HMMA in SASS) multiplies 16 × 8 × 16, and all 256 threads issue the
+ * copies. On Hopper that path feeds the tensor cores at a fraction of their rate. Two units
+ * replace it, and they come together: wgmma alone, fed by every thread's cp.async, measured no
+ * faster than v17 (docs/results/02-gemm-bf16-tries.txt), because its threads still spend their
+ * issue slots on copies and then wait.
+ *  - wgmma (HGMMA) is issued by a warpgroup, four consecutive warps, 128 threads, and reads A and
+ *    B from shared memory itself: one instruction here is 64 × 256 × 16 (524288 flops),
+ *    asynchronous (`wgmma.fence` before, `commit_group` after, `wait_group` before the registers
+ *    or the stage are used again), its 64 × 256 FP32 result spread over the warpgroup's registers
+ *    (128 per thread). The operands are described, not loaded: a 64-bit descriptor gives the
+ *    tile's shared-memory address, the byte distance between groups of 8 rows, and the swizzle
+ *    the tile is stored with (cl_wgmma_descriptor, common/cl_hopper.h): the 128-byte one, rows of
+ *    128 bytes, chunk c of row r at c ^ (r % 8). A is K-major (a row of the tile is 64 values of
+ *    k); B is N-major (64 values of n per row) and wgmma reads it transposed (the instruction's
+ *    last argument, 1).
+ *  - TMA: one thread asks the copy engine for whole boxes (128 × 64 of A, four 64 × 64 of B) by
+ *    their coordinates in a tensor map that the host describes once (cl_tensor_map_bf16); the
+ *    engine writes them in that swizzle, exactly as wgmma reads them, and fills what lies outside
+ *    the matrix with zeros (no edge code at all).
  *  - Completion: the copies are asynchronous and no thread issued them but one, so
  *    `cp.async.wait_group` cannot be used. Each stage has an mbarrier: the issuing thread arrives
  *    on it announcing the bytes to come (`arrive.expect_tx`), the engine counts them down as they
  *    land, and the warpgroups wait on the barrier's phase (it flips once per use of the stage).
  *  - Reuse: a stage is refilled only after both warpgroups have finished their wgmmas on it (a
- *    block barrier, then the refill by thread 0): four stages, three copies in flight.
+ *    block barrier, then the refill by thread 0): four stages of 64 k, three copies in flight, a
+ *    128 × 256 block tile, two warpgroups of 64 rows each, one block per SM.
  *  - TMA reads rows 16 bytes apart at least: when k or n is no multiple of 8, A and B are copied
  *    into buffers whose rows are whole 128-byte lines (zeros after the data) inside the timed call,
  *    one extra read and write of each; C is written directly, at any n. A pitch of whole lines

@@ -1,46 +1,38 @@
 /**
  * @file two_stages.cu
- * @brief Exercise 1 of 02-gemm (part 3), a solution: v16 with two cp.async stages instead of
+ * @brief Exercise 1 of 02-gemm (part 3), a solution: v17 with two cp.async stages instead of
  * three (cc 8.0 on).
  *
  * With three stages two tiles are in flight while one is multiplied; with two, one. The shared
- * memory per block falls by a third, so more blocks may fit an SM.
+ * memory per block falls by a third.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"
 
-#define BM               128
-#define BN               128
-#define BK               32
-#define WARPS_N          4 /* 2 × 4 warps */
-#define WARP_M           64
-#define WARP_N           32
-#define MMA_M            16
-#define MMA_N            8
-#define MMA_K            16
-#define THREADS          256
-#define STAGES           2
-#define CHUNK            8            /* BF16 values per 16-byte copy */
-#define A_CHUNKS_PER_ROW (BK / CHUNK) /* 4 */
-#define B_CHUNKS_PER_ROW (BN / CHUNK) /* 16 */
+#define BM      128
+#define BN      128
+#define BK      32
+#define WARPS_N 2 /* 4 × 2 warps */
+#define WARP_M  32
+#define WARP_N  64
+#define MMA_M   16
+#define MMA_N   8
+#define MMA_K   16
+#define THREADS 256
+#define STAGES  2
+#define CHUNK   8 /* BF16 values per 16-byte copy */
+/* rows padded by 8 BF16 (16 bytes): consecutive rows start in different banks, and every
+   row still starts 16-byte aligned, as ldmatrix needs */
+#define A_STRIDE (BK + 8)
+#define B_STRIDE (BN + 8)
 
 typedef struct {
-    __nv_bfloat16 a[STAGES][BM * BK]; /* row r, chunk c at r * BK + (c ^ (r / 2 % 4)) * CHUNK */
-    __nv_bfloat16 b[STAGES][BK * BN]; /* row r, chunk c at r * BN + (c ^ (r % 8)) * CHUNK */
+    __nv_bfloat16 a[STAGES][BM * A_STRIDE];
+    __nv_bfloat16 b[STAGES][BK * B_STRIDE];
 } stage_tiles;
 
 #if !defined(__CUDA_ARCH__) ||                                                                     \
     __CUDA_ARCH__ >= 800 /* the kernel's helpers: BF16 tensor cores from sm_80 */
-static __device__ __forceinline__ int a_offset(int row, int chunk)
-{
-    return row * BK + (chunk ^ (row / 2 % 4)) * CHUNK;
-}
-
-static __device__ __forceinline__ int b_offset(int row, int chunk)
-{
-    return row * BN + (chunk ^ (row % 8)) * CHUNK;
-}
-
 /* One 16-byte chunk (row, col) of a rows × cols matrix into shared memory. With @p aligned (cols
    a multiple of 8), cp.async; a chunk outside copies 0 bytes and fills 16 bytes of zeros. Else
    element by element, zeros outside. */
@@ -67,15 +59,14 @@ static __device__ __forceinline__ void copy_step(stage_tiles *tiles, int s, int 
                                                  int m, int n, int k, int block_row, int block_col,
                                                  int aligned)
 {
-    for (int chunk = threadIdx.x; chunk < BM * A_CHUNKS_PER_ROW; chunk += THREADS) {
-        const int row = chunk / A_CHUNKS_PER_ROW, c = chunk % A_CHUNKS_PER_ROW;
-        copy_chunk(&tiles->a[s][a_offset(row, c)], a, m, k, block_row + row, t + c * CHUNK,
-                   aligned);
+    /* 128 × 32 of A and 32 × 128 of B: 512 chunks each, two per thread */
+    for (int chunk = threadIdx.x; chunk < BM * BK / CHUNK; chunk += THREADS) {
+        const int row = chunk / (BK / CHUNK), col = chunk % (BK / CHUNK) * CHUNK;
+        copy_chunk(&tiles->a[s][row * A_STRIDE + col], a, m, k, block_row + row, t + col, aligned);
     }
-    for (int chunk = threadIdx.x; chunk < BK * B_CHUNKS_PER_ROW; chunk += THREADS) {
-        const int row = chunk / B_CHUNKS_PER_ROW, c = chunk % B_CHUNKS_PER_ROW;
-        copy_chunk(&tiles->b[s][b_offset(row, c)], b, k, n, t + row, block_col + c * CHUNK,
-                   aligned);
+    for (int chunk = threadIdx.x; chunk < BK * BN / CHUNK; chunk += THREADS) {
+        const int row = chunk / (BN / CHUNK), col = chunk % (BN / CHUNK) * CHUNK;
+        copy_chunk(&tiles->b[s][row * B_STRIDE + col], b, k, n, t + row, block_col + col, aligned);
     }
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
@@ -106,10 +97,11 @@ static __device__ __forceinline__ void mma_16x8x16(float *acc, const unsigned *a
 #endif
 
 __global__ void __launch_bounds__(THREADS)
-    gemm_mma_sync(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
+    gemm_two_stages(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __shared__ __align__(128) stage_tiles tiles;
+    extern __shared__ __align__(128) unsigned char shared_bytes[];
+    stage_tiles *tiles = (stage_tiles *)shared_bytes;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_row = warp / WARPS_N * WARP_M, warp_col = warp % WARPS_N * WARP_N;
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
@@ -119,7 +111,7 @@ __global__ void __launch_bounds__(THREADS)
     float acc[WARP_M / MMA_M][WARP_N / MMA_N][4] = {};
     for (int s = 0; s < STAGES - 1; s++) {
         if (s < steps)
-            copy_step(&tiles, s, s * BK, a, b, m, n, k, block_row, block_col, aligned);
+            copy_step(tiles, s, s * BK, a, b, m, n, k, block_row, block_col, aligned);
         else
             asm volatile("cp.async.commit_group;\n" ::: "memory"); /* keep the group count */
     }
@@ -129,12 +121,12 @@ __global__ void __launch_bounds__(THREADS)
         __syncthreads(); /* everyone's copies are in, and everyone is done with step - 1 */
         const int next = step + STAGES - 1;
         if (next < steps)
-            copy_step(&tiles, next % STAGES, next * BK, a, b, m, n, k, block_row, block_col,
+            copy_step(tiles, next % STAGES, next * BK, a, b, m, n, k, block_row, block_col,
                       aligned);
         else
             asm volatile("cp.async.commit_group;\n" ::: "memory");
 
-        const __nv_bfloat16 *ta = tiles.a[step % STAGES], *tb = tiles.b[step % STAGES];
+        const __nv_bfloat16 *tile_a = tiles->a[step % STAGES], *tile_b = tiles->b[step % STAGES];
 #pragma unroll
         for (int p = 0; p < BK; p += MMA_K) {
             unsigned frag_a[WARP_M / MMA_M][4], frag_b[WARP_N / MMA_N][2];
@@ -142,17 +134,17 @@ __global__ void __launch_bounds__(THREADS)
                8 × 8 matrices are mma's a0 … a3 */
 #pragma unroll
             for (int i = 0; i < WARP_M / MMA_M; i++) {
-                const int row = warp_row + MMA_M * i + lane % 16;
-                ldmatrix_x4(frag_a[i], &ta[a_offset(row, p / CHUNK + lane / 16)]);
+                ldmatrix_x4(
+                    frag_a[i],
+                    &tile_a[(warp_row + MMA_M * i + lane % 16) * A_STRIDE + p + lane / 16 * 8]);
             }
             /* lanes 0-15 give rows k = p … p + 15 at column n0, lanes 16-31 at n0 + 8: transposed,
                b0 b1 of two 8-column tiles */
 #pragma unroll
             for (int j = 0; j < WARP_N / MMA_N; j += 2) {
                 unsigned r[4];
-                const int row = p + lane % 16;
-                ldmatrix_x4_trans(r,
-                                  &tb[b_offset(row, (warp_col + MMA_N * j) / CHUNK + lane / 16)]);
+                ldmatrix_x4_trans(
+                    r, &tile_b[(p + lane % 16) * B_STRIDE + warp_col + MMA_N * j + lane / 16 * 8]);
                 frag_b[j][0] = r[0], frag_b[j][1] = r[1];
                 frag_b[j + 1][0] = r[2], frag_b[j + 1][1] = r[3];
             }
@@ -206,7 +198,14 @@ void gemm_bf16(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, 
 {
     (void)workspace;
     gemm_require_device(8, 0, 0, 1, "BF16 mma.sync");
+    static int attribute_set; /* once: more than 48 KB of shared memory must be asked for */
+    if (!attribute_set) {
+        CL_CUDA_CHECK(cudaFuncSetAttribute(gemm_two_stages,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)sizeof(stage_tiles)));
+        attribute_set = 1;
+    }
     const dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
-    gemm_mma_sync<<<grid, THREADS, 0, stream>>>(a, b, c, m, n, k);
-    CL_LAUNCH_CHECK("gemm_mma_sync");
+    gemm_two_stages<<<grid, THREADS, sizeof(stage_tiles), stream>>>(a, b, c, m, n, k);
+    CL_LAUNCH_CHECK("gemm_two_stages");
 }

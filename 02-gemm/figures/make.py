@@ -187,10 +187,10 @@ def split_k():
     svgfig.save(fig, "split_k")
 
 
-# 7. v17: a warpgroup's wgmma reads A and B from shared memory.
+# 7. v18: a warpgroup's wgmma reads A and B from shared memory.
 def wgmma():
-    fig = svgfig.Figure(820, 330, "v17: one wgmma per warpgroup, operands from shared memory")
-    header(fig, "v16 → v17: wgmma, a warpgroup's product",
+    fig = svgfig.Figure(820, 330, "v18: one wgmma per warpgroup, operands from shared memory")
+    header(fig, "v17 → v18: wgmma, a warpgroup's product",
            "mma.sync: each warp loads its operands into registers. wgmma: 4 warps, one 64 × 256 × 16 "
            "product on shared tiles.")
     x0, y0 = 40, 90
@@ -209,15 +209,15 @@ def wgmma():
     fig.arrow(x0 + 320, y0 + 60, wx - 6, y0 + 60)
     fig.text(x0 + 360, y0 + 52, "HGMMA", size=12, anchor="middle")
     notes(fig, 40, 280, ["128 accumulator registers a thread; the operands never pass through "
-                         "registers.", "Alone it gains little: every thread still copies the tiles "
-                         "(the next step hands that to TMA)."], size=13)
+                         "registers.", "It pays only with TMA beside it: if every thread still "
+                         "copied the tiles, it would lose to v17."], size=13)
     svgfig.save(fig, "wgmma")
 
 
 # 8. v18/v19: the TMA producer, the mbarrier ring and two consumer warpgroups.
 def tma_ring():
     fig = svgfig.Figure(820, 390, "v19: a producer warpgroup, a ring of stages, two consumers")
-    header(fig, "v17 → v18 → v19: TMA, mbarriers and warp specialization",
+    header(fig, "v18 → v19: TMA, mbarriers and warp specialization",
            "One thread of the producer asks the copy engine for whole boxes; each stage has a full "
            "and an empty mbarrier.")
     cx, cy, r = 400, 200, 90
