@@ -16,8 +16,9 @@
  *    8 × 8 matrix in 8 different groups of banks.
  *  - Each thread stores its accumulators straight to C: two neighbouring columns per row, one
  *    8-byte store where n allows it.
- * Tiles, warps and copies are v15's: 128 × 128 per block of 8 warps, each warp 32 × 64 (2 × 8
- * mma tiles, 64 FP32 accumulators per thread), one shared buffer, 32 values of k per step.
+ * A k's fragments are all loaded before its 16 mma's are issued. Tiles, warps and copies are v15's:
+ * 128 × 128 per block of 8 warps, each warp 32 × 64 (2 × 8 mma tiles, 64 FP32 accumulators per
+ * thread), one shared buffer, 32 values of k per step.
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

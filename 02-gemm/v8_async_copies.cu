@@ -9,9 +9,10 @@
  * registers, and the thread goes on: the copies of step t + 1 are issued before step t's FMAs and
  * waited for after them. A is transposed on the way, one 4-byte copy per element; B goes in
  * 16-byte copies, which need their 4 floats inside the matrix and 16-byte aligned: tiles that
- * cross an edge, or matrices whose rows are not aligned, take v7's checked loads and plain stores.
+ * cross an edge, or matrices whose rows are not aligned, take checked loads and plain stores,
+ * element by element.
  * Two buffers take twice v7's shared memory, and the launch bounds keep v7's two blocks per SM
- * (left alone, ptxas takes 139 registers and one block fits).
+ * (left alone, ptxas takes 129 registers and one block fits).
  */
 #include <cuda_pipeline.h>
 
