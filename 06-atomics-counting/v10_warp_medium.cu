@@ -19,52 +19,9 @@
 #define SHORT_MAX  512 /* the medium path makes containers up to 512 floats cheap */
 #include "pieces.cuh"
 
-/* The end of the short kernel: this thread's container of `length` floats listed if it is
-   long, the block's short containers over the limit counted by __syncthreads_count, one atomic
-   per block. All threads of the block call it. */
-static __device__ void finish_short(piece_list *list, size_t *piece_container, size_t *piece_first,
-                                    size_t c, size_t n, size_t length, float sum, float limit,
-                                    unsigned long long *count)
-{
-    const int is_long = length > SHORT_MAX;
-    list_pieces(list, piece_container, piece_first, c, is_long ? length : 0);
-    const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
-    if (threadIdx.x == 0 && block_count)
-        atomicAdd(count, (unsigned long long)block_count);
-}
-
 #define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
 
-/* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
-   …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
-   caller's first store (a loop that stores each value as it arrives waits for DRAM once per value).
-   Floats past `hi` come along only when they share a float4 with ours; the last float4 of the array
-   may be cut short at `total`. */
-static __device__ void load_chunk(float4 part[CHUNK / 128], const float *values, size_t base,
-                                  size_t hi, size_t total)
-{
-    const unsigned lane = threadIdx.x % 32;
-#pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++) {
-        const size_t j = base + (size_t)(i * 32 + lane) * 4;
-        part[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (j + 4 <= total && j < hi)
-            part[i] = *(const float4 *)(values + j);
-        else if (j < hi)
-            part[i] = make_float4(values[j], j + 1 < total ? values[j + 1] : 0.0f,
-                                  j + 2 < total ? values[j + 2] : 0.0f, 0.0f);
-    }
-}
-
-/* Takes the warp's next run out of `todo` (a mask of lanes): the lanes first..last, which follow
-   one another with no lane missing (a long container ends a run). Warp-uniform. */
-static __device__ void next_run(unsigned *todo, int *first, int *last)
-{
-    *first = __ffs(*todo) - 1;
-    const unsigned gaps = ~*todo >> *first;
-    *last = gaps ? *first + __ffs(gaps) - 2 : 31;
-    *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
-}
+#include "runs.cuh"
 
 #define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v11 and v12) */
 
@@ -142,6 +99,72 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
         }
     }
     finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+}
+
+/* The second kernel, v7's unchanged: a warp per listed piece, a container of several finished in
+   its slot; the last block to finish empties the list for the next call. */
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
+                 piece_list *list, const size_t *piece_container, const size_t *piece_first,
+                 float *slot_sums, unsigned *slot_tickets)
+{
+    __shared__ unsigned long long block_count;
+    __shared__ bool is_last_block;
+    if (threadIdx.x == 0)
+        block_count = 0;
+    __syncthreads();
+    const unsigned lane = threadIdx.x % 32;
+    const size_t pieces = list->pieces;
+    const size_t warps = (size_t)gridDim.x * (BLOCK_SIZE / 32);
+    int over = 0;
+    for (size_t t = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32; t < pieces; t += warps) {
+        const size_t c = piece_container[t], first = piece_first[t];
+        const size_t begin = offsets[c], end = offsets[c + 1];
+        const size_t from = begin + (t - first) * PIECE;
+        const size_t to = from + PIECE < end ? from + PIECE : end;
+        float part[PIECE / 32];
+#pragma unroll
+        for (int i = 0; i < PIECE / 32; i++) { /* 16 loads in flight per lane */
+            const size_t j = from + i * 32 + lane;
+            part[i] = j < to ? values[j] : 0.0f;
+        }
+        float sum = 0.0f;
+#pragma unroll
+        for (int i = 0; i < PIECE / 32; i++)
+            sum += part[i];
+        for (int offset = 16; offset > 0; offset /= 2)
+            sum += __shfl_xor_sync(FULL_MASK, sum, offset);
+        const unsigned container_pieces = (unsigned)((end - begin + PIECE - 1) / PIECE);
+        if (lane == 0)
+            over += container_pieces == 1 ? sum > limit
+                                          : finish_in_slot(slot_sums, slot_tickets, first,
+                                                           container_pieces, sum, limit);
+    }
+    for (int offset = 16; offset > 0; offset /= 2)
+        over += __shfl_xor_sync(FULL_MASK, over, offset);
+    if (lane == 0 && over)
+        atomicAdd(&block_count, (unsigned long long)over);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (block_count)
+            atomicAdd(count, block_count);
+        __threadfence();
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (is_last_block && threadIdx.x == 0) /* every block has read the list: empty it */
+        list->pieces = 0, list->blocks_done = 0;
+}
+
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. */
+static void launch_pieces(const float *values, const size_t *offsets, float limit,
+                          unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
+{
+    const size_t grid = cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0);
+    count_pieces<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, limit, count, w->list,
+                                                            w->piece_container, w->piece_first,
+                                                            w->slot_sums, w->slot_tickets);
+    CL_LAUNCH_CHECK("count_pieces");
 }
 
 size_t count_workspace_bytes(size_t n, size_t total)

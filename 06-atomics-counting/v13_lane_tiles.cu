@@ -4,27 +4,19 @@
  * of 32 · k consecutive containers, k = 384 / (32 · mean length) up to 3, so that its staged chunk
  * is full.
  *
- * v12's walk costs the same for every float of a 384-float chunk, used or not, and its run is the
- * 32 containers of one warp: at a mean of 4 floats a run holds 128 floats, so two thirds of each
- * walk, scan and barrier is spent on nothing, and ncu finds the short kernel issue-bound
- * (instructions, not bytes, set its time). Here a lane owns k consecutive containers, so the warp's
- * run holds 96 containers of 4 floats, one chunk. The lane marks where each of its containers
- * starts and reads each one's sum at its last float, as before; the walk itself is v12's, moved
- * into count_run() with the lane's k container bounds in shared memory, 32-bit and relative to the
- * run, where they cost no registers across it. A tile that holds a long container goes row by row
- * through v12's runs.
- *
- * Only short means use the tiles (k > 1): the tiled kernel needs 40 registers (6 blocks per SM);
- * at 32 it spills, and at means of 7 floats or more, where k = 1, it lost to v12's kernel, which
- * stays here unchanged for them (the tries file, run of 2026-11-24).
+ * v12's walk costs the same for every float of a 384-float chunk, used or not: at a mean of 4
+ * floats a warp's run of 32 containers fills a third of it, and ncu finds the short kernel
+ * issue-bound. Here a lane owns k consecutive containers, so the run fills the chunk. The walk is
+ * v12's, moved into count_run() with the lane's container bounds in shared memory (32-bit, relative
+ * to the run). A tile that holds a long container goes row by row through v12's runs. Only k > 1
+ * uses the tiles (40 registers, 6 blocks per SM): at k = 1 they lost to v12's kernel, which stays
+ * here unchanged for it (the tries file, run of 2026-11-24).
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "counting.h"
 
-/* Blocks per SM the launch bounds ask for: as many blocks of 256 as an SM's threads hold. 2048
-   threads on sm_80, sm_90 and sm_100: 8 blocks, so 32 registers; 1536 on sm_86, sm_87, sm_89 and
-   sm_120: 6; 1024 on sm_75: 4 (ptxas refuses more than the SM holds). */
+/* Blocks per SM for the launch bounds: all the SM holds (ptxas refuses more). */
 #if __CUDA_ARCH__ == 750
 #define MIN_BLOCKS 4
 #elif __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200
@@ -32,15 +24,13 @@
 #else
 #define MIN_BLOCKS 8
 #endif
-/* The tiled kernel holds a lane's tile and the walk at once: 40 registers, 6 blocks of 256 on
-   sm_90 (8 blocks spill, and measured slower). */
+/* The tiled kernel: 40 registers, 6 blocks of 256 on sm_90 (8 blocks spill, and ran slower). */
 #define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
 #define BLOCK_SIZE       256
 #define SHORT_MAX        1024 /* longer containers go to the pieces, as in v11 */
 #include "pieces.cuh"
 
-/* Adds the block's containers over the limit, `over` per thread, to the count with one atomic.
-   All threads of the block call it. */
+/* Adds `over` of every thread of the block to the count, one atomic. All threads call it. */
 static __device__ void count_block(unsigned long long *count, unsigned over)
 {
     __shared__ unsigned warp_over[BLOCK_SIZE / 32];
@@ -58,59 +48,14 @@ static __device__ void count_block(unsigned long long *count, unsigned over)
     }
 }
 
-/* The end of the short kernel: this thread's container of `length` floats listed if it is
-   long, the block's short containers over the limit counted by __syncthreads_count, one atomic
-   per block. All threads of the block call it. */
-static __device__ void finish_short(piece_list *list, size_t *piece_container, size_t *piece_first,
-                                    size_t c, size_t n, size_t length, float sum, float limit,
-                                    unsigned long long *count)
-{
-    const int is_long = length > SHORT_MAX;
-    list_pieces(list, piece_container, piece_first, c, is_long ? length : 0);
-    const int block_count = __syncthreads_count(c < n && !is_long && sum > limit);
-    if (threadIdx.x == 0 && block_count)
-        atomicAdd(count, (unsigned long long)block_count);
-}
-
 #define CHUNK 384 /* floats a warp stages at once (v11's 640) */
-
-/* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
-   …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
-   caller's first store (a loop that stores each value as it arrives waits for DRAM once per value).
-   Floats past `hi` come along only when they share a float4 with ours; the last float4 of the array
-   may be cut short at `total`. */
-static __device__ void load_chunk(float4 part[CHUNK / 128], const float *values, size_t base,
-                                  size_t hi, size_t total)
-{
-    const unsigned lane = threadIdx.x % 32;
-#pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++) {
-        const size_t j = base + (size_t)(i * 32 + lane) * 4;
-        part[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (j + 4 <= total && j < hi)
-            part[i] = *(const float4 *)(values + j);
-        else if (j < hi)
-            part[i] = make_float4(values[j], j + 1 < total ? values[j + 1] : 0.0f,
-                                  j + 2 < total ? values[j + 2] : 0.0f, 0.0f);
-    }
-}
-
-/* Takes the warp's next run out of `todo` (a mask of lanes): the lanes first..last, which follow
-   one another with no lane missing (a long container ends a run). Warp-uniform. */
-static __device__ void next_run(unsigned *todo, int *first, int *last)
-{
-    *first = __ffs(*todo) - 1;
-    const unsigned gaps = ~*todo >> *first;
-    *last = gaps ? *first + __ffs(gaps) - 2 : 31;
-    *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
-}
+#include "runs.cuh"
 
 #define SLICE         (CHUNK / 32) /* floats per lane: 12, three float4s */
 #define WORDS         (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
 #define PER_LANE_MOST 3            /* containers per lane at short lengths */
 
-/* Float4 i of the chunk stays at i (no padding, no swizzle): lane l reads float4s 3l to 3l + 2
-   (see the top of the file), and the stores of 32 consecutive float4s are conflict-free too. */
+/* Float4 i stays at i: lane l's reads (3l to 3l + 2) and the stores are conflict-free. */
 static __device__ void stage_plain(float4 *staged, const float *values, size_t base, size_t hi,
                                    size_t total)
 {
@@ -128,8 +73,7 @@ static __device__ void mark(unsigned *starts, unsigned p)
     atomicOr(&starts[p / 32], 1u << (p % 32));
 }
 
-/* Bits first … first + SLICE − 1 of the bitmap: bit i set when a segment starts at float
-   first + i. */
+/* Bits first … first + SLICE − 1 of the bitmap: bit i set when a segment starts at first + i. */
 static __device__ unsigned slice_marks(const unsigned *starts, unsigned first)
 {
     const unsigned word = first / 32, shift = first % 32;
@@ -139,9 +83,8 @@ static __device__ unsigned slice_marks(const unsigned *starts, unsigned first)
     return bits & ((1u << SLICE) - 1);
 }
 
-/* Sums the lane's slice by segments: a segment that ends inside the slice has its sum stored at its
-   last float (the slice's first segment without the floats of earlier slices, which the scan
-   below adds). Returns the floats after the last mark, the segment left open. */
+/* Sums the lane's slice by segments, each one that ends inside it stored at its last float (the
+   first without earlier slices' floats, which the scan adds); returns the segment left open. */
 static __device__ float walk_slice(float *sums, const float4 *staged, unsigned marks)
 {
     const unsigned lane = threadIdx.x % 32;
@@ -181,13 +124,34 @@ static __device__ float chain_open(float open, unsigned marks, float carried)
     return chain;
 }
 
-/* Sums the containers of one run of floats, run[0 .. length) (run is 16-byte aligned, and the
-   array goes on for `left` floats from it). The warp's lanes own its containers between them: this
-   lane owns container r when bit r of `own` is set, and it holds floats run[at[r][lane] ..
-   at[r + 1][lane]) (the lane's own column of shared memory, where they cost no registers across
-   the walk). Positions are relative to the run, so 32 bits hold them (a run is at most
-   32 · PER_LANE_MOST short containers). Returns how many of this lane's containers sum to more
-   than `limit`; empty ones are the caller's. Warp-uniform. */
+/* Sums the staged chunk by the segments `starts` marks, each sum stored at its segment's last
+   float; takes the segment the last chunk left open and returns the one this chunk leaves.
+   Warp-uniform. */
+static __device__ __forceinline__ float sum_segments(float *sums, const float4 *staged,
+                                                     const unsigned *starts, float carried)
+{
+    const unsigned lane = threadIdx.x % 32;
+    const unsigned marks = slice_marks(starts, lane * SLICE);
+    const float open = walk_slice(sums, staged, marks);
+    __syncwarp(); /* every slice is read before lanes store into their neighbours' */
+    const float chain = chain_open(open, marks, carried);
+    float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
+    if (lane == 0)
+        from_before = carried;
+    if (marks) { /* the segment that ends before this slice's first mark is complete */
+        const unsigned p = lane * SLICE + __ffs(marks) - 1;
+        if (p > 0)
+            sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
+    }
+    if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
+        sums[CHUNK - 1] = chain;
+    return __shfl_sync(FULL_MASK, chain, 31);
+}
+
+/* Counts the containers over `limit` in one run of floats, run[0 .. length) (16-byte aligned; the
+   array goes on for `left` floats): this lane owns container r when bit r of `own` is set, floats
+   run[at[r][lane] .. at[r + 1][lane]) (its column of shared memory; 32-bit positions, relative to
+   the run). Empty containers are the caller's. Warp-uniform. */
 static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, const float *run,
                                      unsigned length, size_t left, float limit, float4 *staged,
                                      unsigned *starts)
@@ -208,21 +172,7 @@ static __device__ unsigned count_run(const unsigned (*at)[32], unsigned own, con
             mark(starts, length - base);
         stage_plain(staged, run, base, length, left);
         __syncwarp();
-        const unsigned marks = slice_marks(starts, lane * SLICE);
-        const float open = walk_slice(sums, staged, marks);
-        __syncwarp(); /* every slice is read before lanes store into their neighbours' */
-        const float chain = chain_open(open, marks, carried);
-        float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
-        if (lane == 0)
-            from_before = carried;
-        if (marks) { /* the segment that ends before this slice's first mark is complete */
-            const unsigned p = lane * SLICE + __ffs(marks) - 1;
-            if (p > 0)
-                sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
-        }
-        if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
-            sums[CHUNK - 1] = chain;
-        carried = __shfl_sync(FULL_MASK, chain, 31);
+        carried = sum_segments(sums, staged, starts, carried);
         __syncwarp();
 #pragma unroll
         for (int r = 0; r < PER_LANE_MOST; r++) {
@@ -272,21 +222,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
                 mark(starts, (unsigned)(hi - base));
             stage_plain(staged, values, base, hi, total);
             __syncwarp();
-            const unsigned marks = slice_marks(starts, lane * SLICE);
-            const float open = walk_slice(sums, staged, marks);
-            __syncwarp(); /* every slice is read before lanes store into their neighbours' */
-            const float chain = chain_open(open, marks, carried);
-            float from_before = __shfl_up_sync(FULL_MASK, chain, 1);
-            if (lane == 0)
-                from_before = carried;
-            if (marks) { /* the segment that ends before this slice's first mark is complete */
-                const unsigned p = lane * SLICE + __ffs(marks) - 1;
-                if (p > 0)
-                    sums[p - 1] = (p > lane * SLICE ? sums[p - 1] : 0.0f) + from_before;
-            }
-            if (lane == 31) /* a container may end with the chunk: store its sum at its end too */
-                sums[CHUNK - 1] = chain;
-            carried = __shfl_sync(FULL_MASK, chain, 31);
+            carried = sum_segments(sums, staged, starts, carried);
             __syncwarp();
             if (in_run && begin < end && end - 1 >= base && end - 1 < base + CHUNK)
                 sum = sums[end - 1 - base];
@@ -361,13 +297,78 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
     count_block(count, over);
 }
 
-/* Containers per lane: as many as fill a warp's staged chunk at the mean length, from 1 to
-   PER_LANE_MOST. */
+/* Containers per lane: as many as fill a warp's chunk at the mean length, 1 to PER_LANE_MOST. */
 static unsigned containers_per_lane(size_t n, size_t total)
 {
     const size_t mean = n ? total / n : 0;
     const size_t fill = CHUNK / (32 * (mean ? mean : 1));
     return fill < 1 ? 1 : fill > PER_LANE_MOST ? PER_LANE_MOST : (unsigned)fill;
+}
+
+/* The second kernel, v7's unchanged: a warp per listed piece, a container of several finished in
+   its slot; the last block to finish empties the list for the next call. */
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
+                 piece_list *list, const size_t *piece_container, const size_t *piece_first,
+                 float *slot_sums, unsigned *slot_tickets)
+{
+    __shared__ unsigned long long block_count;
+    __shared__ bool is_last_block;
+    if (threadIdx.x == 0)
+        block_count = 0;
+    __syncthreads();
+    const unsigned lane = threadIdx.x % 32;
+    const size_t pieces = list->pieces;
+    const size_t warps = (size_t)gridDim.x * (BLOCK_SIZE / 32);
+    int over = 0;
+    for (size_t t = ((size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x) / 32; t < pieces; t += warps) {
+        const size_t c = piece_container[t], first = piece_first[t];
+        const size_t begin = offsets[c], end = offsets[c + 1];
+        const size_t from = begin + (t - first) * PIECE;
+        const size_t to = from + PIECE < end ? from + PIECE : end;
+        float part[PIECE / 32];
+#pragma unroll
+        for (int i = 0; i < PIECE / 32; i++) { /* 16 loads in flight per lane */
+            const size_t j = from + i * 32 + lane;
+            part[i] = j < to ? values[j] : 0.0f;
+        }
+        float sum = 0.0f;
+#pragma unroll
+        for (int i = 0; i < PIECE / 32; i++)
+            sum += part[i];
+        for (int offset = 16; offset > 0; offset /= 2)
+            sum += __shfl_xor_sync(FULL_MASK, sum, offset);
+        const unsigned container_pieces = (unsigned)((end - begin + PIECE - 1) / PIECE);
+        if (lane == 0)
+            over += container_pieces == 1 ? sum > limit
+                                          : finish_in_slot(slot_sums, slot_tickets, first,
+                                                           container_pieces, sum, limit);
+    }
+    for (int offset = 16; offset > 0; offset /= 2)
+        over += __shfl_xor_sync(FULL_MASK, over, offset);
+    if (lane == 0 && over)
+        atomicAdd(&block_count, (unsigned long long)over);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (block_count)
+            atomicAdd(count, block_count);
+        __threadfence();
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (is_last_block && threadIdx.x == 0) /* every block has read the list: empty it */
+        list->pieces = 0, list->blocks_done = 0;
+}
+
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. */
+static void launch_pieces(const float *values, const size_t *offsets, float limit,
+                          unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
+{
+    const size_t grid = cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0);
+    count_pieces<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, limit, count, w->list,
+                                                            w->piece_container, w->piece_first,
+                                                            w->slot_sums, w->slot_tickets);
+    CL_LAUNCH_CHECK("count_pieces");
 }
 
 size_t count_workspace_bytes(size_t n, size_t total)

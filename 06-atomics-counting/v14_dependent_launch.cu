@@ -10,7 +10,7 @@
  * block copies it out (no memset), the pieces kernel may start before the short one ends (its
  * blocks wait in `griddepcontrol.wait`, sm_90 on; elsewhere an ordinary launch), and only the
  * pieces kernel's blocks that had pieces draw a ticket, the last of them (block 0 always counts as
- * one) writing the count. Its pieces kernel is pieces.cuh's with those changes. Diff it against
+ * one) writing the count. Its pieces kernel is v11's with those changes. Diff it against
  * v11; v12 and v13 took the other way, a short kernel rebuilt for short and skewed containers.
  */
 #include "cl_cuda_check.h"
@@ -76,36 +76,7 @@ static __device__ void finish_short(piece_list *list, size_t *piece_container, s
 
 #define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
 
-/* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
-   …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
-   caller's first store (a loop that stores each value as it arrives waits for DRAM once per value).
-   Floats past `hi` come along only when they share a float4 with ours; the last float4 of the array
-   may be cut short at `total`. */
-static __device__ void load_chunk(float4 part[CHUNK / 128], const float *values, size_t base,
-                                  size_t hi, size_t total)
-{
-    const unsigned lane = threadIdx.x % 32;
-#pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++) {
-        const size_t j = base + (size_t)(i * 32 + lane) * 4;
-        part[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (j + 4 <= total && j < hi)
-            part[i] = *(const float4 *)(values + j);
-        else if (j < hi)
-            part[i] = make_float4(values[j], j + 1 < total ? values[j + 1] : 0.0f,
-                                  j + 2 < total ? values[j + 2] : 0.0f, 0.0f);
-    }
-}
-
-/* Takes the warp's next run out of `todo` (a mask of lanes): the lanes first..last, which follow
-   one another with no lane missing (a long container ends a run). Warp-uniform. */
-static __device__ void next_run(unsigned *todo, int *first, int *last)
-{
-    *first = __ffs(*todo) - 1;
-    const unsigned gaps = ~*todo >> *first;
-    *last = gaps ? *first + __ffs(gaps) - 2 : 31;
-    *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
-}
+#include "runs.cuh"
 
 #define SERIAL_MAX 64 /* longest container a lane walks alone: a step is now 4 floats */
 
