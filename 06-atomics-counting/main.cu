@@ -13,6 +13,10 @@
 #include <stdlib.h>
 
 #define MAX_MEAN ((uint64_t)1 << 40) /* so that 2·mean and 4096·mean stay far from overflow */
+/* The default --mean: cases at it leave the mean out of their names and of refusals. */
+#define DEFAULT_MEAN 16
+#define TEXT_OF(x)   #x
+#define TEXT(x)      TEXT_OF(x)
 
 static int parse_mean(const char *text, void *target, char *accepted, size_t len)
 {
@@ -85,7 +89,7 @@ static cl_check_result check_output(void *context, cudaStream_t stream)
 int main(int argc, char **argv)
 {
     cl_options opt;
-    uint64_t mean = 16;
+    uint64_t mean = DEFAULT_MEAN;
     float limit = 8.0f;
     static const char *const length_names[] = {"fixed", "uniform", "powerlaw"}; /* length_dist */
     static const char *const dist_names[] = {"real", "int"};                    /* value_dist */
@@ -95,7 +99,8 @@ int main(int argc, char **argv)
          "container lengths: fixed (all --mean), uniform (1 to 2*mean-1) or powerlaw (mean ~ "
          "--mean, up to 4096*mean)",
          "fixed", cl_parse_choice, &lengths},
-        {"mean", "M", "mean container length, in floats (0 to 2^40)", "16", parse_mean, &mean},
+        {"mean", "M", "mean container length, in floats (0 to 2^40)", TEXT(DEFAULT_MEAN),
+         parse_mean, &mean},
         {"limit", "X", "count the containers whose sum is greater than X", "8", parse_limit,
          &limit},
         {"dist", "D", "values: real (uniform in [-1, 2)) or int (-1, 0, 1, 2: exact sums)", "real",
@@ -109,7 +114,7 @@ int main(int argc, char **argv)
        allocation: 8 bytes of offset and mean floats per container */
     /* the size is n and mean together: a refusal names --mean too where it is not the default */
     char size_text[96];
-    if (mean == 16)
+    if (mean == DEFAULT_MEAN)
         snprintf(size_text, sizeof size_text, "%s", opt.n_text);
     else
         snprintf(size_text, sizeof size_text, "%s --mean %llu", opt.n_text,
@@ -143,7 +148,7 @@ int main(int argc, char **argv)
 
     cl_report *report = &bench.report;
     cl_report_append_case(report, "lengths=%s", cl_choice_name(&lengths));
-    if (mean != 16)
+    if (mean != DEFAULT_MEAN)
         cl_report_append_case(report, "mean=%llu", (unsigned long long)mean);
     if (dist.value != DIST_REAL)
         cl_report_append_case(report, "dist=%s", cl_choice_name(&dist));
