@@ -247,6 +247,19 @@ int main(int argc, char **argv)
     else if (ceilings != NULL)
         report->ceiling =
             ceilings->fp32_gflops / 1e3 / (ring.value == SEMIRING_MIN_PLUS ? 2.0 : 1.0);
+    /* A product with few rows (or columns) does little arithmetic per byte: at m = 16 each BF16
+       element of B read (2 bytes) takes part in 32 operations. Reading A and B once and writing C
+       once at the read bandwidth then takes longer than the arithmetic, and that time is the
+       ceiling (the roofline's lower arm). */
+    if (ceilings != NULL) {
+        const double element = input == INPUT_BF16 ? 2.0 : 4.0;
+        const double bytes = element * ((double)m * k + (double)k * n) + 4.0 * m * (double)n;
+        const double memory_bound = report->work / bytes * ceilings->read_gbps * 1e9 / 1e12;
+        if (memory_bound < report->ceiling) {
+            report->ceiling = memory_bound;
+            report->ceiling_name = "read bandwidth";
+        }
+    }
     free(a);
     free(b);
     free(c);

@@ -117,6 +117,28 @@ static __device__ __forceinline__ void cl_wgmma_m64n256k16_bf16(float *d, uint64
         : "l"(desc_a), "l"(desc_b), "r"(accumulate));
 }
 
+/** cl_wgmma_m64n256k16_bf16() for a B of 16 × 64 (D: 64 × 64, 32 registers, the same layout
+ * for j = 0 … 7). */
+static __device__ __forceinline__ void cl_wgmma_m64n64k16_bf16(float *d, uint64_t desc_a,
+                                                               uint64_t desc_b, int accumulate)
+{
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %34, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16\n"
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,\n"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31},\n"
+        "%32, %33, p, 1, 1, 0, 1;\n"
+        "}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+}
+
 /** Makes this thread's ordinary shared-memory writes visible to the tensor cores and the copy
  * engine (the "async proxy"), which do not see them through a barrier alone. */
 static __device__ __forceinline__ void cl_fence_proxy_async(void)
@@ -195,6 +217,19 @@ static __device__ __forceinline__ void cl_tma_store_2d(const void *tensor_map, c
             tensor_map),
         "r"(cl_smem_address(source)), "r"(x), "r"(y)
         : "memory");
+}
+
+/**
+ * cl_tma_store_2d(), but the copy engine adds the box to what the tensor holds (FP32 adds done in
+ * L2, each element's add atomic): partial results of one tile from several blocks sum in place.
+ */
+static __device__ __forceinline__ void cl_tma_reduce_add_2d(const void *tensor_map,
+                                                            const void *source, int x, int y)
+{
+    asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"
+                 " [%0, {%2, %3}], [%1];\n" ::"l"(tensor_map),
+                 "r"(cl_smem_address(source)), "r"(x), "r"(y)
+                 : "memory");
 }
 
 /** Closes this thread's current bulk group of TMA stores. */

@@ -299,6 +299,59 @@ def multicast():
     svgfig.save(fig, "multicast")
 
 
+# 11. part 4: the tensor cores at every shape (v25 split-K in L2, v26 side by side, v27 widths).
+def every_shape_tc():
+    fig = svgfig.Figure(820, 365, "part 4: split-K added in L2, tiles side by side, a width per shape")
+    header(fig, "v24 → v25 → v26 → v27: few tiles, few rows, small squares",
+           "Each step gives the 132 SMs work where v24's 128 × 256 tile pairs leave them idle.")
+    # v25: slices added in L2
+    x0, y0 = 30, 90
+    fig.text(x0, y0, "v25: k in S slices, each slice's tile", size=12, bold=True)
+    fig.text(x0, y0 + 16, "added into C by the copy engine", size=12, bold=True)
+    for s_ in range(4):
+        fig.rect(x0 + s_ * 56, y0 + 30, 50, 50, fill=SHADES[s_], stroke=INK)
+        fig.text(x0 + s_ * 56 + 25, y0 + 60, f"k{s_}", size=12, anchor="middle")
+        fig.arrow(x0 + s_ * 56 + 25, y0 + 82, x0 + 110, y0 + 128)
+    fig.rect(x0 + 50, y0 + 130, 120, 50, fill=GOOD_LIGHT, stroke=INK)
+    fig.text(x0 + 110, y0 + 152, "C in L2", size=12, anchor="middle")
+    fig.text(x0 + 110, y0 + 168, "+= (reduce-add)", size=11, anchor="middle")
+    fig.text(x0, y0 + 205, "C zeroed first; the adds land", size=11, color=MUTED)
+    fig.text(x0, y0 + 220, "in any order (last bits vary)", size=11, color=MUTED)
+    # v26: side by side
+    x1 = 300
+    fig.text(x1, y0, "v26: m ≤ 128, one row of tiles", size=12, bold=True)
+    fig.text(x1, y0 + 22, "v23–v25: a pair one above the other", size=11)
+    fig.rect(x1, y0 + 30, 100, 30, fill=ACTIVE_LIGHT, stroke=INK)
+    fig.text(x1 + 50, y0 + 50, "block 0: m rows", size=10, anchor="middle")
+    fig.rect(x1, y0 + 60, 100, 30, fill=IDLE, stroke=INK)
+    fig.text(x1 + 50, y0 + 80, "block 1: past m", size=10, anchor="middle", color=MUTED)
+    fig.text(x1, y0 + 118, "v26: side by side, both real", size=11)
+    fig.rect(x1, y0 + 126, 100, 30, fill=ACTIVE_LIGHT, stroke=INK)
+    fig.text(x1 + 50, y0 + 146, "block 0", size=10, anchor="middle")
+    fig.rect(x1 + 100, y0 + 126, 100, 30, fill=HOT_LIGHT, stroke=INK)
+    fig.text(x1 + 150, y0 + 146, "block 1", size=10, anchor="middle")
+    fig.text(x1, y0 + 180, "A's box: m rows (rounded to 8),", size=11, color=MUTED)
+    fig.text(x1, y0 + 195, "not 128: no zero fill", size=11, color=MUTED)
+    # v27: widths
+    x2 = 560
+    fig.text(x2, y0, "v27: 1024 × 1024, tiles per width", size=12, bold=True)
+    for i in range(8):
+        for j in range(4):
+            fig.rect(x2 + j * 24, y0 + 20 + i * 12, 24, 12, fill=GOOD if (i * 4 + j) < 32 else IDLE,
+                     stroke=GRID)
+    fig.text(x2, y0 + 130, "128 × 256: 32 tiles", size=11)
+    for i in range(8):
+        for j in range(16):
+            fig.rect(x2 + 120 + j * 6, y0 + 20 + i * 12, 6, 12, fill=GOOD, stroke=GRID)
+    fig.text(x2 + 120, y0 + 130, "128 × 64: 128 tiles", size=11)
+    fig.text(x2, y0 + 150, "132 SMs: 32 busy, or 128", size=11, color=MUTED)
+    fig.text(x2, y0 + 165, "the count picks width and S:", size=11, color=MUTED)
+    fig.text(x2, y0 + 180, "waves, bytes, the adds", size=11, color=MUTED)
+    notes(fig, 30, 348, ["time ≈ max(waves × (steps × step(bn) + epilogue), memory × clusters / busy) "
+                         "+ reduction(S), in 128 × 256 steps"], size=12)
+    svgfig.save(fig, "every_shape_tc")
+
+
 if __name__ == "__main__":
     coalescing()
     shared_tile()
@@ -310,3 +363,4 @@ if __name__ == "__main__":
     tma_ring()
     tile_order()
     multicast()
+    every_shape_tc()
