@@ -47,7 +47,7 @@
 #define LINE_C             32 /* floats: the same for C */
 #define COPY_BLOCKS_PER_SM 8  /* of 256 threads: 2048, all an SM holds */
 #define MAX_SLICES         128
-/* A step (128 × 256 × 64, 4.2 MFLOP) takes a block about 0.7 µs at the tensor rate shared by 132
+/* A step (128 × 256 × 64, 4.2 MFLOP) takes a block about 0.7 µs at v24's rate shared by 132
    SMs; the memory moves about 2 MB, 2^19 floats, in that time. */
 #define FLOATS_PER_STEP (1 << 19)
 /* The epilogue (64 KB of C per consumer through shared memory) holds the consumers about as long
@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(THREADS, 1)
                     cl_wgmma_m64n256k16_bf16(d, desc_a + (p * WGMMA_K * 2 >> 4),
                                              desc_b + (p * WGMMA_K * ROW_BYTES >> 4), 1);
                 cl_wgmma_commit();
-                cl_wgmma_wait_all_but_one();      /* the previous step's group is done */
+                cl_wgmma_wait_all_but_one();          /* the previous step's group is done */
                 if (step > first && thread < CLUSTER) /* thread r tells block r: both copy here */
                     cl_mbarrier_arrive_cluster(&empty[(used - 1) % STAGES], thread);
             }

@@ -42,7 +42,7 @@
 #define LINE_C             32 /* floats: the same for C */
 #define COPY_BLOCKS_PER_SM 8  /* of 256 threads: 2048, all an SM holds */
 #define MAX_SLICES         128
-/* A step (128 × 256 × 64, 4.2 MFLOP) takes a block about 0.7 µs at the tensor rate shared by 132
+/* A step (128 × 256 × 64, 4.2 MFLOP) takes a block about 0.7 µs at v24's rate shared by 132
    SMs; the memory moves about 2 MB, 2^19 floats, in that time. */
 #define FLOATS_PER_STEP (1 << 19)
 /* The epilogue (64 KB of C per consumer through shared memory) holds the consumers about as long
