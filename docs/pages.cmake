@@ -723,6 +723,8 @@ set yrange [0:*]
 set xtics 1
 set grid ytics
 set key below horizontal noenhanced
+set linetype 9 lc rgb '#808080'
+set linetype 10 lc rgb '#a0522d'
 ${extra}
 plot for [col=2:*] '${plot_dir}/${plot_name}.dat' using 1:col with linespoints lw 2 pt 7 title columnheader")
         file(REMOVE "${plot_dir}/${plot_name}.dat")
