@@ -32,6 +32,7 @@ int main(void)
         {4096, 4096, 4096, 256, 1, "the large squares keep the wide tile"},
         {8192, 8192, 8192, 256, 1, "the large squares keep the wide tile"},
         {130, 2, 1031, 64, 17, "how the result is checked: the split shape"},
+        {100, 96, 64, 256, 1, "how the result is checked: the wide tile side by side (m100n96k64)"},
     };
     const int count = (int)(sizeof picks / sizeof picks[0]);
     int failures = 0;
