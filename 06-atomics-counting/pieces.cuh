@@ -6,7 +6,9 @@
  * (slots.cuh) by the warp that draws the last ticket.
  *
  * A version defines SHORT_MAX (the longest container its first kernel sums) before including this
- * file. The list, the pieces and the slots live in the workspace, which the kernels leave zeroed.
+ * file, and may define its own piece_list (with PIECE_LIST) when its list carries more than the
+ * two counters below (v14 keeps the count there too). The list, the pieces and the slots live in
+ * the workspace, which the kernels leave zeroed.
  */
 #ifndef PIECES_CUH
 #define PIECES_CUH
@@ -16,11 +18,13 @@
 #define PIECE     512 /* floats per piece: one warp, 16 loads per lane */
 #define FULL_MASK 0xffffffffu
 
+#ifndef PIECE_LIST
 /* The second kernel's work list, in the workspace (zeroed once; the kernels leave it zeroed). */
 typedef struct {
     unsigned long long pieces; /* pieces listed so far */
     unsigned blocks_done;      /* the second kernel's blocks that have finished */
 } piece_list;
+#endif
 
 /* Reserves places in the list for this lane's `pieces` (0 for a short container): one atomic per
    warp, each lane's share found by a scan. All 32 lanes call it. */
