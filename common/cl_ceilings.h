@@ -24,16 +24,17 @@ typedef struct {
 
 /**
  * Measures the ceilings (about 0.2 s) with the bench's stream, events and flush: the read probe
- * streams min(1 GiB, free/4) bytes with 16-byte loads; the copy probe copies half of that buffer
- * into the other half (bytes read plus bytes written); the FMA probe runs 8 independent FMA chains
+ * streams min(4 GiB, free/4) bytes, a tile of 16-byte loads per block; the copy probe copies half
+ * of that buffer into the other half, tile by tile (bytes read plus bytes written); the FMA probe runs 8 independent FMA chains
  * per thread on a full grid for ~9 ms per run, as long as the FP32-bound kernels it is compared
  * with, so both see the same clocks. Each is the median of 10 timed runs, the statistic the lessons
  * report for their own times.
  */
 cl_ceilings cl_measure_ceilings(cl_bench *b);
 
-/** The probes' work: @p bytes (a multiple of 16) of @p buffer, read by @p blocks blocks (the copy
- * probe copies its first half into its second; the FMA probe uses the blocks and the sink). */
+/** The probes' work: @p bytes (a multiple of 16) of @p buffer (the read probe launches a block per
+ * tile of it; the copy probe copies its first half into its second the same way; the FMA probe
+ * runs @p blocks blocks and uses the sink). */
 typedef struct {
     const void *buffer;
     size_t bytes;
@@ -42,8 +43,8 @@ typedef struct {
 } cl_read_probe;
 
 /**
- * Queues the read probe alone (16-byte loads, blocks of 256 threads) on @p probe, a cl_read_probe:
- * a cl_launch_fn, so that cl_time_launches() times it as it times a version.
+ * Queues the read probe alone (a tile of 16-byte loads per block of 256 threads) on @p probe, a
+ * cl_read_probe: a cl_launch_fn, so that cl_time_launches() times it as it times a version.
  */
 void cl_launch_read_probe(void *probe, cudaStream_t stream);
 

@@ -113,9 +113,13 @@ void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)
         printf("  time   median %.4f ms, min %.4f ms over %d runs (%d warm-up, L2 flushed before "
                "each)\n",
                r->timing.median_ms, r->timing.min_ms, r->timing.repeats, r->warmup);
+        const double pct = r->ceiling > 0 ? 100.0 * rate / r->ceiling : 0.0;
         printf("  rate   %.1f %s = %.1f%% of the %s ceiling, %.1f %s measured on this device\n",
-               rate, r->unit, r->ceiling > 0 ? 100.0 * rate / r->ceiling : 0.0, r->ceiling_name,
-               r->ceiling, r->unit);
+               rate, r->unit, pct, r->ceiling_name, r->ceiling, r->unit);
+        if (pct > 100.0)
+            printf(
+                "  note   over 100%% of the ceiling: a measurement error (no program may pass its "
+                "ceiling; the probe, or this program's count of its work, is wrong)\n");
     } else {
         printf("  time   not timed (--repeat 0)\n");
     }

@@ -116,6 +116,19 @@ static int list_programs(const char *dir, program *out)
     }
     closedir(d);
     qsort(out, (size_t)count, sizeof *out, compare_programs);
+    /* a name --only gave that is not here: a typo where none matched (bad input), else a program
+       this build left out (a library not found), said once */
+    for (int i = 0; i < n_only; i++) {
+        int found = 0;
+        for (int k = 0; k < count && !found; k++)
+            found = strcmp(out[k].name, only[i]) == 0;
+        if (!found && count == 0) {
+            fprintf(stderr, "cl_runner: --only %s: no such program in %s\n", only[i], dir);
+            exit(2);
+        }
+        if (!found)
+            fprintf(stderr, "cl_runner: --only %s: not built in %s, left out\n", only[i], dir);
+    }
     return count;
 }
 
@@ -192,9 +205,12 @@ static int parse_row(row *r)
     return count == N_FIELDS && p == NULL;
 }
 
-/* Prints one case's table (and its CSV rows); returns the number of programs that gave a row. */
-static int print_table(row *rows, const program *programs, int n_programs, FILE *csv)
+/* Prints one case's table (and its CSV rows); returns 1 if a program gave a row, 0 if every
+   program refused the case. Adds the rows over 100% of their ceiling to @p over_count. */
+static int print_table(row *rows, const program *programs, int n_programs, FILE *csv,
+                       int *over_count)
 {
+    int over_ceiling = 0;
     const row *first = NULL, *v1 = NULL, *base = NULL;
     const char *base_name = NULL;
     int n_bases = 0;
@@ -214,15 +230,8 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
             }
         }
     }
-    if (first == NULL) {
-        printf("\n(no program produced a row)\n");
-        for (int i = 0; i < n_programs; i++)
-            if (rows[i].reason[0] != '\0') { /* every program refused: say why, once */
-                printf("%s refuses this case: %s\n", programs[i].name, rows[i].reason);
-                break;
-            }
-        return 0;
-    }
+    if (first == NULL)
+        return 0; /* every program refused: the caller says why, in one line */
     printf("\n%s  %s  on %s (cc %s, driver %s, CUDA %s), %s\n", first->field[F_LESSON],
            first->field[F_CASE], first->field[F_DEVICE], first->field[F_CC], first->field[F_DRIVER],
            first->field[F_CUDA], first->field[F_DATE]);
@@ -248,9 +257,13 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
             snprintf(speedup, sizeof speedup, "%.2fx", atof(v1->field[F_MEDIAN]) / t);
         if (base != NULL && t > 0)
             snprintf(ratio, sizeof ratio, "%.3fx", atof(base->field[F_MEDIAN]) / t);
-        printf("%-22s %11s %11s %12s %8s %8s %10s  %s\n", r->field[F_VERSION], r->field[F_MEDIAN],
+        /* a ceiling that a program passes is no ceiling: the probe, or the program's count of
+           its bytes or flops, is wrong, and no % in the table can be trusted */
+        const int over = atof(r->field[F_PCT]) > 100.0;
+        over_ceiling += over;
+        printf("%-22s %11s %11s %12s %8s %8s %10s  %s%s\n", r->field[F_VERSION], r->field[F_MEDIAN],
                r->field[F_MIN], r->field[F_RATE], r->field[F_PCT], speedup, ratio,
-               r->field[F_CHECK]);
+               r->field[F_CHECK], over ? ", OVER THE CEILING" : "");
         if (csv != NULL) {
             for (int f = 0; f < N_FIELDS; f++)
                 fprintf(csv, "%s,", r->field[f]);
@@ -264,12 +277,20 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
            first->field[F_CEILING_NAME], first->field[F_CEILING], first->field[F_UNIT], vs_base);
     if (n_bases > 1)
         printf("vs library: the time ratio to the fastest baseline in this case, %s\n", base_name);
+    if (over_ceiling > 0)
+        printf("%d row(s) over 100%% of the ceiling: a measurement error (no program may pass its "
+               "ceiling; the probe, or the row's count of bytes or flops, is wrong)\n",
+               over_ceiling);
+    *over_count += over_ceiling;
     return 1;
 }
 
 /* Where several lessons run in one call (the `run` target): which one this is, said once its first
    program has run (so that a machine without a device hears only the one line of why). */
 static int lesson_number = 0, lesson_total = 0;
+
+/* Cases that every program refused (a typo in --case, say): bad input, exit 2. */
+static int refused_cases = 0;
 
 /* The runner's options, for getopt_long and for count_lessons. */
 static const struct option longopts[] = {
@@ -359,8 +380,18 @@ static int run_lesson(const char *dir, char **cases, int n_cases, FILE *csv)
                 snprintf(rows[i].status, sizeof rows[i].status, "ERROR (exit %d)", status);
             failures++;
         }
-        if (!print_table(rows, programs, n_programs, csv))
-            failures++; /* every program refused: the case itself is wrong */
+        int over = 0;
+        if (!print_table(rows, programs, n_programs, csv, &over)) {
+            /* every program refused: the case itself is wrong, bad input (exit 2), said once */
+            const char *reason = "";
+            for (int i = 0; i < n_programs && reason[0] == '\0'; i++)
+                reason = rows[i].reason;
+            fflush(stdout);
+            fprintf(stderr, "cl_runner: --case \"%s\": every program refuses it: %s\n", cases[k],
+                    reason[0] != '\0' ? reason : "(no reason given)");
+            refused_cases++;
+        }
+        failures += over;
     }
     return failures;
 }
@@ -370,18 +401,22 @@ int main(int argc, char **argv)
     char *cases[MAX_CASES];
     int n_cases = 0, skip_ok = 0, lessons = 0, failures = 0;
     const char *csv_path = NULL;
+    char csv_new[4096] = "";
     FILE *csv = NULL;
     opterr = 0;
     lesson_total = count_lessons(argc, argv);
     while (optind < argc) {
-        const int c = getopt_long(argc, argv, "+:", longopts, NULL);
+        const int c = getopt_long(argc, argv, "+:h", longopts, NULL);
         if (c == -1) {
             /* a BIN_DIR: run it with the cases given since the last one */
             const char *dir = argv[optind++];
             if (n_cases == 0)
                 cases[n_cases++] = (char *)"";
             if (csv_path != NULL && csv == NULL) {
-                csv = fopen(csv_path, "w");
+                /* the rows go to FILE.new, which replaces FILE only once every run has checked:
+                   a machine without a GPU, or a failed run, leaves the committed results alone */
+                snprintf(csv_new, sizeof csv_new, "%s.new", csv_path);
+                csv = fopen(csv_new, "w");
                 if (csv == NULL) {
                     fprintf(stderr, "cl_runner: --csv %s: %s\n", csv_path, strerror(errno));
                     return 2;
@@ -393,8 +428,10 @@ int main(int argc, char **argv)
                 /* the program has said why on stderr, in one line */
                 printf("Everything is built, but no lesson can run on this machine (the line "
                        "above says why).\n");
-                if (csv != NULL)
+                if (csv != NULL) {
                     fclose(csv);
+                    remove(csv_new);
+                }
                 return skip_ok ? 0 : 77;
             }
             failures += result;
@@ -424,12 +461,19 @@ int main(int argc, char **argv)
                    "\"ARGS\"]... BIN_DIR]...\n"
                    "Runs every v<N>_* and baseline_* program in each BIN_DIR once per case given "
                    "before it,\nwith --csv; prints one table per case and, with --csv, writes all "
-                   "rows to FILE.\n"
+                   "rows to FILE\n(through FILE.new, which replaces FILE only if every run "
+                   "checked).\n"
                    "A program that exits 2 refuses the case: a baseline's row shows n/a, a "
                    "version's is left out.\n"
                    "--skip-ok: exit 0 (not 77) when there is no CUDA device.\n"
                    "--only PROGRAM: run only the programs named (repeatable) at the next BIN_DIR, "
-                   "e.g. a sweep's.\n");
+                   "e.g. a sweep's.\n"
+                   "A row over 100%% of its ceiling is marked a measurement error and counts as a "
+                   "failed run.\n"
+                   "Exit codes: 0 every run checked; 1 a run failed its check, crashed or passed "
+                   "its ceiling;\n2 bad input (an unknown option, a BIN_DIR or --only program "
+                   "not found, a case that every\nprogram refuses); 77 no CUDA device (0 with "
+                   "--skip-ok).\n");
             return 0;
         default:
             fprintf(stderr, "cl_runner: %s: unknown option or missing value (see --help)\n",
@@ -441,9 +485,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "cl_runner: missing BIN_DIR (see --help)\n");
         return 2;
     }
-    if (csv != NULL)
-        fclose(csv);
     if (failures)
-        printf("%d run(s) failed or did not check\n", failures);
-    return failures ? 1 : 0;
+        printf("%d run(s) failed, did not check or passed their ceiling\n", failures);
+    if (csv != NULL) {
+        fclose(csv);
+        if (failures || refused_cases) {
+            printf("%s is left as it was; this run's rows are in %s\n", csv_path, csv_new);
+        } else if (rename(csv_new, csv_path) != 0) {
+            fprintf(stderr, "cl_runner: --csv %s: %s\n", csv_path, strerror(errno));
+            return 1;
+        }
+    }
+    return refused_cases ? 2 : failures ? 1 : 0;
 }
