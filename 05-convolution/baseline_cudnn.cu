@@ -31,7 +31,7 @@ static void cudnn_check(cudnnStatus_t status, const char *call, int line)
 }
 
 /* One problem's cuDNN state, set up once (the harness runs one shape per process). */
-static struct {
+typedef struct {
     int ready;
     cudnnHandle_t handle;
     cudnnTensorDescriptor_t x_desc, y_desc;
@@ -39,7 +39,8 @@ static struct {
     cudnnConvolutionDescriptor_t conv_desc;
     cudnnConvolutionFwdAlgo_t algo;
     size_t workspace_bytes;
-} state;
+} cudnn_plan;
+static cudnn_plan state;
 
 static const char *algo_name(cudnnConvolutionFwdAlgo_t algo)
 {
