@@ -91,17 +91,22 @@ function(_cl_add_expect_test name code regex)
   endif()
 endfunction()
 
-# A target that runs cl_runner with ARGN into docs/results/CSV and regenerates the pages from it
-# (the lesson's results and its sweep): needs a GPU.
-function(_cl_add_measure_target name csv what programs)
-  set(path "${CUDA_LESSONS_ROOT}/docs/results/${csv}")
-  add_custom_target(${name}
+# A target KIND-<lesson> (results, sweep, exercises) that runs cl_runner with ARGN into
+# docs/results/CSV and regenerates the pages from it: needs a GPU. The runner's command is also
+# kept for the target KIND of every lesson (cuda_lessons_finish), which runs them one after the
+# other, never side by side (they time the GPU), then regenerates the pages once.
+function(_cl_add_measure_target kind lesson csv what programs)
+  set(runner_command COMMAND $<TARGET_FILE:cl_runner> --csv
+                             "${CUDA_LESSONS_ROOT}/docs/results/${csv}" ${ARGN})
+  add_custom_target(${kind}-${lesson}
                     COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
-                    COMMAND cl_runner --csv "${path}" ${ARGN}
+                    ${runner_command}
                     COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
                             -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
                     DEPENDS ${programs} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "${what} into docs/results/${csv} (needs a GPU)")
+  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_${kind}_COMMANDS ${runner_command})
+  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_${kind}_PROGRAMS ${programs})
 endfunction()
 
 # cuda_lessons_add_lesson(
@@ -206,8 +211,10 @@ function(cuda_lessons_add_lesson)
                              SKIP_RETURN_CODE 77)
         if(cases_kind STREQUAL "LARGE_TEST_CASES")
           # a card (or host) too small for the case: the program's one line says so, and the test
-          # is reported skipped, not failed
+          # is reported skipped, not failed; labelled large too, so that `-LE large` leaves out
+          # the cases that take minutes
           set_tests_properties(${lesson}/${stem}/${case_name} PROPERTIES RUN_SERIAL TRUE
+                               LABELS "gpu;large"
                                SKIP_REGULAR_EXPRESSION "needs [^\n]* of (device|host) memory")
         endif()
       endwhile()
@@ -247,6 +254,7 @@ function(cuda_lessons_add_lesson)
   set(t ${lesson}/options)
   _cl_add_expect_test(${t}/help 0 "--n SIZE.*--repeat R.*--warmup W.*--seed S.*--device D.*--csv.*--no-check"
                       LABEL cpu COMMAND ${p} --help)
+  _cl_add_expect_test(${t}/help-short 0 "--n SIZE.*--help" LABEL cpu COMMAND ${p} -h)
   _cl_add_expect_test(${t}/unknown-option 2 "--bogus: unknown" LABEL cpu COMMAND ${p} --bogus)
   _cl_add_expect_test(${t}/missing-value 2 "--n: missing value" LABEL cpu COMMAND ${p} --n)
   _cl_add_expect_test(${t}/not-a-number 2 "--n abc: not a size" LABEL cpu COMMAND ${p} --n abc)
@@ -296,7 +304,7 @@ function(cuda_lessons_add_lesson)
                     COMMAND cl_runner --skip-ok ${runner_args} "${bin_dir}"
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Running every version of ${lesson}")
-  _cl_add_measure_target(results-${lesson} "${lesson}.csv" "Measuring ${lesson}" "${targets}"
+  _cl_add_measure_target(results ${lesson} "${lesson}.csv" "Measuring ${lesson}" "${targets}"
                          ${runner_args} "${bin_dir}")
   # the sweep: the best versions and the library over the shapes users meet
   if(L_SWEEP_CASES)
@@ -316,9 +324,11 @@ function(cuda_lessons_add_lesson)
         list(APPEND sweep_args --case "${c}")
       endif()
     endforeach()
-    _cl_add_measure_target(sweep-${lesson} "${lesson}-sweep.csv" "Sweeping ${lesson}" "${targets}"
+    _cl_add_measure_target(sweep ${lesson} "${lesson}-sweep.csv" "Sweeping ${lesson}" "${targets}"
                            ${sweep_args} "${bin_dir}")
-    set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_SWEEPS sweep-${lesson})
+    # the sweep's runner arguments, one a line, for scripts (tools/ceiling-check.sh)
+    list(JOIN sweep_args "\n" sweep_lines)
+    file(WRITE "${CMAKE_BINARY_DIR}/measure/${lesson}-sweep.args" "${sweep_lines}\n${bin_dir}\n")
   endif()
   # the exercises' solutions, measured beside the versions they start from
   if(solutions AND L_EXERCISE_CASES)
@@ -330,7 +340,7 @@ function(cuda_lessons_add_lesson)
     foreach(c IN LISTS L_EXERCISE_CASES)
       list(APPEND exercise_args --case "${c}")
     endforeach()
-    _cl_add_measure_target(exercises-${lesson} "${lesson}-exercises.csv"
+    _cl_add_measure_target(exercises ${lesson} "${lesson}-exercises.csv"
                            "Measuring the solutions of ${lesson}'s exercises"
                            "${targets};${solution_targets}" ${exercise_args} "${bin_dir}")
   endif()
@@ -365,8 +375,6 @@ function(cuda_lessons_add_lesson)
   endif()
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_SHORT_RUN_ARGS ${short_args} --case "${headline}"
                "${bin_dir}")
-  set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RESULT_COMMANDS
-               COMMAND $<TARGET_FILE:cl_runner> ${runner_args} --csv "${results_csv}" "${bin_dir}")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_TARGETS ${targets})
 endfunction()
 
@@ -413,8 +421,12 @@ function(_cl_gpu_tests_here)
   get_property(gpu_tests GLOBAL PROPERTY CUDA_LESSONS_GPU_TEST_NAMES)
   list(LENGTH gpu_tests count)
   string(REPLACE ";" "\n  " names "${gpu_tests}")
+  # ... and every ctest run, whatever it selects (ctest -R v10_mine finds none of them), ends by
+  # saying how many were left out and why
+  set(left_out "cuda-lessons: ${count} gpu and sanitize tests left out of ctest here: ${why} (configure on a machine with a GPU, or -DCUDA_LESSONS_GPU_TESTS=ON)")
   file(WRITE "${custom}" "# cuda-lessons: ${why}; these tests need a GPU\n"
-                         "set(CTEST_CUSTOM_TESTS_IGNORE\n  ${names})\n")
+                         "set(CTEST_CUSTOM_TESTS_IGNORE\n  ${names})\n"
+                         "set(CTEST_CUSTOM_POST_TEST [==[\"${CMAKE_COMMAND}\" -E echo \"${left_out}\"]==])\n")
   message(STATUS "cuda-lessons: ${why}: the ${count} gpu and sanitize tests are left out of "
                  "ctest (configure on a machine with a GPU, or -DCUDA_LESSONS_GPU_TESTS=ON)")
   add_test(NAME gpu-and-sanitize-tests-need-a-gpu
@@ -428,7 +440,6 @@ function(cuda_lessons_finish)
   cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _cl_gpu_tests_here)
   get_property(run_args GLOBAL PROPERTY CUDA_LESSONS_RUN_ARGS)
   get_property(short_run_args GLOBAL PROPERTY CUDA_LESSONS_SHORT_RUN_ARGS)
-  get_property(result_commands GLOBAL PROPERTY CUDA_LESSONS_RESULT_COMMANDS)
   get_property(targets GLOBAL PROPERTY CUDA_LESSONS_TARGETS)
   # one runner call for every lesson, so that a machine without a GPU hears it once: `run` the
   # short default (each lesson's headline case, its core path and the library), `run-all` every
@@ -439,16 +450,20 @@ function(cuda_lessons_finish)
   add_custom_target(run-all COMMAND cl_runner --skip-ok ${run_args}
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Running every version of every lesson at every case")
-  get_property(sweeps GLOBAL PROPERTY CUDA_LESSONS_SWEEPS)
-  add_custom_target(sweep COMMENT "Every lesson's sweep (needs a GPU)")
-  if(sweeps)
-    add_dependencies(sweep ${sweeps})
-  endif()
-  add_custom_target(results
-                    COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
-                    ${result_commands}
-                    COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
-                            -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
-                    DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
-                    COMMENT "Measuring every lesson into docs/results/ (needs a GPU)")
+  # `results`, `sweep` and `exercises`: every lesson's KIND-<lesson> runner command, in lesson
+  # order, then the pages regenerated once
+  foreach(kind results sweep exercises)
+    get_property(commands GLOBAL PROPERTY CUDA_LESSONS_${kind}_COMMANDS)
+    get_property(programs GLOBAL PROPERTY CUDA_LESSONS_${kind}_PROGRAMS)
+    if(NOT commands)
+      set(commands COMMAND ${CMAKE_COMMAND} -E echo "no lesson here has ${kind} to measure")
+    endif()
+    add_custom_target(${kind}
+                      COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
+                      ${commands}
+                      COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
+                              -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
+                      DEPENDS ${programs} cl_runner USES_TERMINAL VERBATIM
+                      COMMENT "Every lesson's ${kind} into docs/results/ (needs a GPU)")
+  endforeach()
 endfunction()

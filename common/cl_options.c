@@ -180,7 +180,7 @@ int cl_parse_options_r(int argc, char **argv, cl_options *opt, const cl_extra_op
     optind = 0;
     opterr = 0;
     for (;;) {
-        const int c = getopt_long(argc, argv, ":", longopts, NULL);
+        const int c = getopt_long(argc, argv, ":h", longopts, NULL); /* -h: --help */
         if (c == -1)
             break;
         uint64_t value;
@@ -228,7 +228,8 @@ int cl_parse_options_r(int argc, char **argv, cl_options *opt, const cl_extra_op
             break;
         case OPT_CSV: opt->csv = 1; break;
         case OPT_NO_CHECK: opt->check = 0; break;
-        case OPT_HELP: return CL_PARSE_HELP;
+        case OPT_HELP:
+        case 'h': return CL_PARSE_HELP;
         case '?':
         case ':': {
             const char *arg = argv[optind - 1 < argc ? optind - 1 : argc - 1];
@@ -278,7 +279,7 @@ void cl_print_help(const char *program, const char *summary, const cl_options *d
     printf("  --device D      CUDA device index [%d]\n", d->device);
     printf("  --csv           print one machine-readable CSV row instead of the report [off]\n");
     printf("  --no-check      skip the comparison with the CPU reference [check on]\n");
-    printf("  --help          this text\n");
+    printf("  -h, --help      this text\n");
     printf(
         "exit codes: 0 ok, 1 check failed or CUDA error, 2 bad input, 77 no usable CUDA device\n");
 }

@@ -102,6 +102,10 @@ static void test_options(void)
         char *argv[] = {"p", "--help", NULL};
         EXPECT(parse(&opt, msg, 2, argv) == CL_PARSE_HELP);
     }
+    {
+        char *argv[] = {"p", "-h", NULL};
+        EXPECT(parse(&opt, msg, 2, argv) == CL_PARSE_HELP);
+    }
     struct {
         int argc;
         char *argv[4];

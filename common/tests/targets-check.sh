@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The targets the README documents, run against a course of one fake lesson (fake_course/: its
+# programs print a results row as a version does, with no GPU), built beside copies of the real
+# cmake/, common/ and docs/pages.cmake: run, run-all and run-<lesson> print their tables; results,
+# sweep and exercises (and their -<lesson> forms) write their CSVs into the copy's docs/results/
+# and regenerate its pages. Fails on the first target that fails or writes the wrong thing.
+# usage: common/tests/targets-check.sh [SCRATCH_DIR]
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+scratch="${1:-$(mktemp -d "${TMPDIR:-/tmp}/targets-check.XXXXXX")}"
+fail() { echo "targets-check: $*" >&2; exit 1; }
+rm -rf "$scratch" && mkdir -p "$scratch/docs" || fail "cannot make $scratch"
+cp -r "$root/cmake" "$root/common" "$scratch/" && cp "$root/docs/pages.cmake" "$scratch/docs/" &&
+  cp -r "$root/common/tests/fake_course/." "$scratch/" || fail "cannot copy the fake course"
+build="$scratch/build"
+cmake -S "$scratch" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=75 \
+  -DCUDA_LESSONS_GPU_TESTS=OFF > "$scratch/configure.log" 2>&1 ||
+  { tail -20 "$scratch/configure.log"; fail "configure failed"; }
+
+target() { # TARGET: build it; its output in $scratch/TARGET.log
+  cmake --build "$build" -j "$(nproc)" --target "$1" > "$scratch/$1.log" 2>&1 ||
+    { tail -30 "$scratch/$1.log"; fail "cmake --build --target $1 failed"; }
+  echo "targets-check: $1 ok"
+}
+rows() { [ -f "$scratch/docs/results/$1" ] && tail -n +2 "$scratch/docs/results/$1" | grep -c "$2"; }
+expect_rows() { # FILE PATTERN COUNT
+  local got; got=$(rows "$1" "$2")
+  [ "${got:-0}" = "$3" ] || fail "docs/results/$1: $3 rows matching '$2' expected, ${got:-no file} found"
+}
+
+for t in run run-all run-01-fake; do
+  target "$t"
+  grep -q "^v2_fast .* PASS" "$scratch/$t.log" || fail "$t printed no table with v2_fast"
+done
+grep -q "n=2000" "$scratch/run-all.log" || fail "run-all did not run every case"
+
+target results-01-fake
+expect_rows 01-fake.csv "" 6
+rm "$scratch/docs/results/01-fake.csv"
+target results
+expect_rows 01-fake.csv "^01-fake,v2_fast,n=2000," 1
+grep -q '^| v2_fast' "$scratch/01-fake/README.md" || fail "results did not fill the page's table"
+grep -q 'v2 runs <!--m v2_fast "n=1000" vs-->1.333×<!--/m-->' "$scratch/01-fake/README.md" ||
+  fail "results did not fill the page's numbers"
+grep -q '^| \[01-fake\].* v2_fast ' "$scratch/README.md" || fail "results did not fill the headline"
+
+target sweep-01-fake
+expect_rows 01-fake-sweep.csv "" 6
+rm "$scratch/docs/results/01-fake-sweep.csv"
+target sweep
+expect_rows 01-fake-sweep.csv "^01-fake,baseline_lib,n=30," 1
+grep -q "01-fake-sweep.csv" "$scratch/01-fake/README.md" || fail "sweep did not fill the page's sweep"
+
+target exercises-01-fake
+expect_rows 01-fake-exercises.csv "^01-fake,exercise_faster," 1
+rm "$scratch/docs/results/01-fake-exercises.csv"
+target exercises
+expect_rows 01-fake-exercises.csv "" 3
+echo "targets-check: every documented target ran and wrote what it should"
+rm -rf "$scratch"
