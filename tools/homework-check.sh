@@ -15,11 +15,13 @@ src="$scratch/src"
 fail() { echo "homework-check: $*" >&2; exit 1; }
 
 rm -rf "$src" && mkdir -p "$src" || fail "cannot make $src"
-# the tree as a student has it: the files git knows (tracked, or new and not ignored)
+# the tree as a fresh student has it: the files git knows (tracked, or new and not ignored), less
+# any homework copy already made here (vN_mine.cu: this check makes its own)
 if git -C "$root" rev-parse --git-dir > /dev/null 2>&1; then
-  (cd "$root" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$src"
+  (cd "$root" && git ls-files -z -co --exclude-standard | grep -zv '/v[0-9]*_mine\.cu$' |
+   tar --null -T - -cf -) | tar -xf - -C "$src"
 else
-  (cd "$root" && tar --exclude='./build*' -cf - .) | tar -xf - -C "$src"
+  (cd "$root" && tar --exclude='./build*' --exclude='v[0-9]*_mine.cu' -cf - .) | tar -xf - -C "$src"
 fi
 
 # the README's homework table: | lesson | `copy` | `to` |

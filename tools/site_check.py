@@ -29,7 +29,7 @@ RAW_MARKUP = [
     (re.compile(r"\*\*"), "a literal ** (bold markup not rendered)"),
     (re.compile(r"^\s*\|.*\|\s*$"), "a table row of pipes"),
     (re.compile(r"\|\s*:?-{3,}:?\s*\|"), "a table rule of pipes"),
-    (re.compile(r"\]\((\.\./|[a-z0-9_-]+/|[a-z0-9_-]+\.md)"), "a markdown link left as text"),
+    (re.compile(r"\]\([^()\s]+\)"), "a markdown link left as text"),
 ]
 
 # Elements whose text is code, not prose.
