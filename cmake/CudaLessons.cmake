@@ -1,7 +1,6 @@
 # cuda-lessons build plumbing: GPU architectures, the common library, and one function that turns a
 # lesson folder into executables, tests and a runner target.
 include_guard(GLOBAL)
-include("${CMAKE_CURRENT_LIST_DIR}/CourseSteps.cmake")
 
 # ---- Architectures (must be decided before project() enables CUDA) ------------------------------
 # A user with a GPU gets code for that GPU without naming it; a machine with no GPU (CI) builds
@@ -56,6 +55,63 @@ function(cuda_lessons_use_sm90a)
   endforeach()
 endfunction()
 
+# ---- A lesson's description ----------------------------------------------------------------------
+# NN-topic/description.txt (docs/DESCRIPTION.md) declares each version's parent, part, kind, GPU need
+# and input type, and each exercise's: the build reads them there, never from the sources. Sets, in
+# the caller, DESC_PROGRAMS (the described programs: vN_name and exercise_<name>), DESC_<program>_<field>
+# for field parent, part, kind, gpu and inputs, and DESC_DEFAULT_gpu and DESC_DEFAULT_inputs (for a
+# program it does not describe: a student's homework copy).
+function(cuda_lessons_read_description dir)
+  set(path "${dir}/description.txt")
+  if(NOT EXISTS "${path}")
+    message(FATAL_ERROR "cuda-lessons: ${path} is missing: every lesson declares its versions there "
+                        "(docs/DESCRIPTION.md)")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${path}")
+  # only the records the build uses (a path's free text may hold anything)
+  file(STRINGS "${path}" lines REGEX "^(version|exercise|default)( |$)")
+  set(programs "")
+  set(DESC_DEFAULT_gpu "any" PARENT_SCOPE)
+  set(DESC_DEFAULT_inputs "" PARENT_SCOPE)
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "#.*$" "" line "${line}")
+    if(line MATCHES "^(version|exercise) +([a-z0-9_]+)(.*)$")
+      set(program "${CMAKE_MATCH_2}")
+      set(fields " ${CMAKE_MATCH_3} ")
+      if(CMAKE_MATCH_1 STREQUAL "exercise")
+        set(program "exercise_${program}")
+      endif()
+      list(APPEND programs "${program}")
+    elseif(line MATCHES "^default(.*)$")
+      set(program "DEFAULT")
+      set(fields " ${CMAKE_MATCH_1} ")
+    else()
+      continue()
+    endif()
+    foreach(field parent part kind gpu inputs)
+      if(fields MATCHES " ${field}=([^ ]+)")
+        set(DESC_${program}_${field} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+      elseif(NOT program STREQUAL "DEFAULT")
+        set(DESC_${program}_${field} "" PARENT_SCOPE)
+      endif()
+    endforeach()
+  endforeach()
+  set(DESC_PROGRAMS "${programs}" PARENT_SCOPE)
+endfunction()
+
+# Sets OUT to the programs of the lesson in DIR whose described FIELD is VALUE (02's BF16 versions:
+# inputs bf16), in the description's order.
+function(cuda_lessons_described out dir field value)
+  cuda_lessons_read_description("${dir}")
+  set(found "")
+  foreach(program IN LISTS DESC_PROGRAMS)
+    if(DESC_${program}_${field} STREQUAL "${value}")
+      list(APPEND found "${program}")
+    endif()
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
 # ---- Once per build tree ------------------------------------------------------------------------
 macro(cuda_lessons_setup)
   if(NOT TARGET cl_common)
@@ -76,6 +132,14 @@ macro(cuda_lessons_setup)
     set(CUDA_LESSONS_GPU_TESTS AUTO CACHE STRING
         "Register the gpu and sanitize tests with CTest: AUTO (where nvidia-smi sees a GPU), ON, OFF")
     set_property(CACHE CUDA_LESSONS_GPU_TESTS PROPERTY STRINGS AUTO ON OFF)
+    # the pages engine (docs/pages.py), the figures and the site's checks are Python 3, standard
+    # library only
+    find_program(CUDA_LESSONS_PYTHON3 python3)
+    if(NOT CUDA_LESSONS_PYTHON3)
+      message(FATAL_ERROR "cuda-lessons: python3 not found: the pages engine (docs/pages.py) and "
+                          "the tests that read the lessons' descriptions need it (any Python 3, no "
+                          "packages)")
+    endif()
     find_program(CUDA_LESSONS_SANITIZER compute-sanitizer
                  HINTS "${CUDAToolkit_BIN_DIR}" "${CUDAToolkit_BIN_DIR}/../compute-sanitizer")
     add_subdirectory("${CUDA_LESSONS_ROOT}/common" "${CMAKE_BINARY_DIR}/common")
@@ -101,8 +165,7 @@ function(_cl_add_measure_target kind lesson csv what programs)
   add_custom_target(${kind}-${lesson}
                     COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
                     ${runner_command}
-                    COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
-                            -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
+                    COMMAND ${CUDA_LESSONS_PYTHON3} "${CUDA_LESSONS_ROOT}/docs/pages.py" update
                     DEPENDS ${programs} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "${what} into docs/results/${csv} (needs a GPU)")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_${kind}_COMMANDS ${runner_command})
@@ -155,6 +218,7 @@ function(cuda_lessons_add_lesson)
   file(GLOB solutions CONFIGURE_DEPENDS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}"
        "${CMAKE_CURRENT_SOURCE_DIR}/exercises/*.cu")
   list(SORT solutions)
+  cuda_lessons_read_description("${CMAKE_CURRENT_SOURCE_DIR}")
 
   # A deleted version must not live on in bin/ (the runner runs what it finds there).
   file(GLOB stale LIST_DIRECTORIES false "${bin_dir}/v[0-9]*_*" "${bin_dir}/baseline_*"
@@ -183,6 +247,22 @@ function(cuda_lessons_add_lesson)
     target_link_libraries(${target} PRIVATE ${lesson}_harness)
     set_target_properties(${target} PROPERTIES OUTPUT_NAME ${stem}
                           RUNTIME_OUTPUT_DIRECTORY "${bin_dir}")
+    # what the description says the program needs (a version or solution it does not describe, a
+    # student's copy, gets the lesson's default, said once at configure)
+    set(gpu "")
+    if(stem IN_LIST DESC_PROGRAMS)
+      set(gpu "${DESC_${stem}_gpu}")
+    elseif(NOT stem MATCHES "^baseline_")
+      set(gpu "${DESC_DEFAULT_gpu}")
+      message(STATUS "cuda-lessons: ${lesson}/${source} is not in ${lesson}/description.txt, so "
+                     "it is built as the lesson's default version (gpu=${DESC_DEFAULT_gpu}), as a "
+                     "copy of the version its page suggests should be; a copy of one that needs "
+                     "more (sm_90a, BF16 inputs) needs that version's line there, with the name "
+                     "and parent changed: version ${stem} parent=vK part=P kind=optional gpu=G ...")
+    endif()
+    if(gpu STREQUAL "sm_90a")
+      cuda_lessons_use_sm90a(${target}) # wgmma and setmaxnreg: code for sm_90a
+    endif()
     set(case_kinds TEST_CASES LARGE_TEST_CASES)
     if(source MATCHES "^exercises/")
       list(APPEND solution_targets ${target})
@@ -346,24 +426,17 @@ function(cuda_lessons_add_lesson)
   endif()
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_ARGS ${runner_args} "${bin_dir}")
-  # the short run: the headline case, the core path (the versions its pages mark "core"; every
-  # version where they mark none yet) and the library
+  # the short run: the headline case, the core path (the versions the description calls core)
+  # and the library
   set(headline "${L_HEADLINE_CASE}")
   if(headline STREQUAL "")
     list(GET L_RUN_CASES 0 headline)
   endif()
-  file(GLOB pages CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/README.md"
-       "${CMAKE_CURRENT_SOURCE_DIR}/part[0-9]*-*.md")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${pages})
   set(short_args "")
-  foreach(page IN LISTS pages)
-    file(READ "${page}" text)
-    cl_page_versions(rows "${text}")
-    foreach(row IN LISTS rows)
-      if(row MATCHES "^([^|]+)\\|core$")
-        list(APPEND short_args --only "${CMAKE_MATCH_1}")
-      endif()
-    endforeach()
+  foreach(program IN LISTS DESC_PROGRAMS)
+    if(DESC_${program}_kind STREQUAL "core")
+      list(APPEND short_args --only "${program}")
+    endif()
   endforeach()
   if(short_args)
     foreach(source IN LISTS programs)
@@ -461,8 +534,7 @@ function(cuda_lessons_finish)
     add_custom_target(${kind}
                       COMMAND ${CMAKE_COMMAND} -E make_directory "${CUDA_LESSONS_ROOT}/docs/results"
                       ${commands}
-                      COMMAND ${CMAKE_COMMAND} -DROOT=${CUDA_LESSONS_ROOT} -DMODE=update
-                              -P "${CUDA_LESSONS_ROOT}/docs/pages.cmake"
+                      COMMAND ${CUDA_LESSONS_PYTHON3} "${CUDA_LESSONS_ROOT}/docs/pages.py" update
                       DEPENDS ${programs} cl_runner USES_TERMINAL VERBATIM
                       COMMENT "Every lesson's ${kind} into docs/results/ (needs a GPU)")
   endforeach()

@@ -81,12 +81,36 @@ void cl_format_csv_row(const cl_report *r, const cl_device_info *dev, const char
 {
     const double rate = cl_report_throughput(r);
     const double pct = r->ceiling > 0.0 ? 100.0 * rate / r->ceiling : 0.0;
-    snprintf(out, out_len,
-             "%s,%s,%s,%llu,%s,%d.%d,%s,%s,%s,%.5f,%.5f,%.2f,%s,%.2f,%s,%.1f,%s,%.3g,%.3g",
-             r->lesson, r->version, r->case_text, r->n, dev->name, dev->cc_major, dev->cc_minor,
-             dev->driver_text, dev->runtime_text, date, r->timing.median_ms, r->timing.min_ms, rate,
-             r->unit, r->ceiling, r->ceiling_name, pct, verdict(r),
-             r->checked ? r->check.error : 0.0, r->checked ? r->check.tolerance : 0.0);
+    /* each cell where its column says, so that the row follows common/results_columns.txt */
+    static char cells[CL_PROGRAM_COLUMNS][256];
+    memset(cells, 0, sizeof cells);
+#define CELL(column, ...) snprintf(cells[column], sizeof cells[column], __VA_ARGS__)
+    CELL(CL_COL_LESSON, "%s", r->lesson);
+    CELL(CL_COL_VERSION, "%s", r->version);
+    CELL(CL_COL_CASE, "%s", r->case_text);
+    CELL(CL_COL_N, "%llu", r->n);
+    CELL(CL_COL_DEVICE, "%s", dev->name);
+    CELL(CL_COL_CC, "%d.%d", dev->cc_major, dev->cc_minor);
+    CELL(CL_COL_DRIVER, "%s", dev->driver_text);
+    CELL(CL_COL_CUDA, "%s", dev->runtime_text);
+    CELL(CL_COL_DATE, "%s", date);
+    CELL(CL_COL_MEDIAN_MS, "%.5f", r->timing.median_ms);
+    CELL(CL_COL_MIN_MS, "%.5f", r->timing.min_ms);
+    CELL(CL_COL_THROUGHPUT, "%.2f", rate);
+    CELL(CL_COL_UNIT, "%s", r->unit);
+    CELL(CL_COL_CEILING, "%.2f", r->ceiling);
+    CELL(CL_COL_CEILING_NAME, "%s", r->ceiling_name);
+    CELL(CL_COL_PCT_OF_CEILING, "%.1f", pct);
+    CELL(CL_COL_CHECK, "%s", verdict(r));
+    CELL(CL_COL_ERROR, "%.3g", r->checked ? r->check.error : 0.0);
+    CELL(CL_COL_TOLERANCE, "%.3g", r->checked ? r->check.tolerance : 0.0);
+#undef CELL
+    size_t used = 0;
+    out[0] = '\0';
+    for (int c = 0; c < CL_PROGRAM_COLUMNS && used < out_len; c++) {
+        const int written = snprintf(out + used, out_len - used, "%s%s", c ? "," : "", cells[c]);
+        used += written > 0 ? (size_t)written : 0;
+    }
 }
 
 void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)

@@ -16,11 +16,9 @@
 extern "C" {
 #endif
 
-/** The columns of a program's --csv row, in order. The runner appends speedup_vs_v1, vs_baseline.
- */
-#define CL_CSV_HEADER                                                                              \
-    "lesson,version,case,n,device,cc,driver,cuda,date,median_ms,min_ms,throughput,unit,ceiling,"   \
-    "ceiling_name,pct_of_ceiling,check,error,tolerance"
+/* The columns of a results row (CL_COL_*, CL_CSV_HEADER, CL_RUNNER_CSV_HEADER) are named once, in
+   common/results_columns.txt; the build makes cl_columns.h from it. */
+#include "cl_columns.h"
 
 /** Everything a report states. */
 typedef struct {

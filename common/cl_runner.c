@@ -29,30 +29,7 @@
 #define MAX_PROGRAMS 64
 #define MAX_CASES    64
 #define MAX_ARGS     64
-#define N_FIELDS     19
 #define PATH_BYTES   4352 /* the longest BIN_DIR/program path */
-
-enum {
-    F_LESSON,
-    F_VERSION,
-    F_CASE,
-    F_N,
-    F_DEVICE,
-    F_CC,
-    F_DRIVER,
-    F_CUDA,
-    F_DATE,
-    F_MEDIAN,
-    F_MIN,
-    F_RATE,
-    F_UNIT,
-    F_CEILING,
-    F_CEILING_NAME,
-    F_PCT,
-    F_CHECK,
-    F_ERROR,
-    F_TOLERANCE
-};
 
 typedef struct {
     char name[256];
@@ -61,7 +38,7 @@ typedef struct {
 
 typedef struct {
     char line[1024];
-    char *field[N_FIELDS];
+    char *field[CL_PROGRAM_COLUMNS];
     int ok; /* a row was parsed */
     char status[48];
     char reason[256]; /* a refusing program's one line (exit 2), kept out of the table */
@@ -195,14 +172,14 @@ static int parse_row(row *r)
     r->line[strcspn(r->line, "\r\n")] = '\0';
     int count = 0;
     char *p = r->line;
-    while (count < N_FIELDS) {
+    while (count < CL_PROGRAM_COLUMNS) {
         r->field[count++] = p;
         p = strchr(p, ',');
         if (p == NULL)
             break;
         *p++ = '\0';
     }
-    return count == N_FIELDS && p == NULL;
+    return count == CL_PROGRAM_COLUMNS && p == NULL;
 }
 
 /* Prints one case's table (and its CSV rows); returns 1 if a program gave a row, 0 if every
@@ -224,7 +201,8 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
         /* the library: its fastest baseline in this case, where a lesson has two formulations */
         if (programs[i].version == 1000) {
             n_bases++;
-            if (base == NULL || atof(rows[i].field[F_MEDIAN]) < atof(base->field[F_MEDIAN])) {
+            if (base == NULL ||
+                atof(rows[i].field[CL_COL_MEDIAN_MS]) < atof(base->field[CL_COL_MEDIAN_MS])) {
                 base = &rows[i];
                 base_name = programs[i].name + 9;
             }
@@ -232,13 +210,13 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
     }
     if (first == NULL)
         return 0; /* every program refused: the caller says why, in one line */
-    printf("\n%s  %s  on %s (cc %s, driver %s, CUDA %s), %s\n", first->field[F_LESSON],
-           first->field[F_CASE], first->field[F_DEVICE], first->field[F_CC], first->field[F_DRIVER],
-           first->field[F_CUDA], first->field[F_DATE]);
+    printf("\n%s  %s  on %s (cc %s, driver %s, CUDA %s), %s\n", first->field[CL_COL_LESSON],
+           first->field[CL_COL_CASE], first->field[CL_COL_DEVICE], first->field[CL_COL_CC],
+           first->field[CL_COL_DRIVER], first->field[CL_COL_CUDA], first->field[CL_COL_DATE]);
     char vs_base[32];
     snprintf(vs_base, sizeof vs_base, "vs %s", base_name && n_bases == 1 ? base_name : "library");
     printf("%-22s %11s %11s %12s %8s %8s %10s  %s\n", "version", "median ms", "min ms",
-           first->field[F_UNIT], "% ceil", "vs v1", vs_base, "check");
+           first->field[CL_COL_UNIT], "% ceil", "vs v1", vs_base, "check");
     int refusing = 0;
     for (int i = 0; i < n_programs; i++) {
         const row *r = &rows[i];
@@ -251,30 +229,38 @@ static int print_table(row *rows, const program *programs, int n_programs, FILE 
                    "-", "-", r->status);
             continue;
         }
-        const double t = atof(r->field[F_MEDIAN]);
+        const double t = atof(r->field[CL_COL_MEDIAN_MS]);
         char speedup[32] = "-", ratio[32] = "-";
         if (v1 != NULL && t > 0)
-            snprintf(speedup, sizeof speedup, "%.2fx", atof(v1->field[F_MEDIAN]) / t);
+            snprintf(speedup, sizeof speedup, "%.2fx", atof(v1->field[CL_COL_MEDIAN_MS]) / t);
         if (base != NULL && t > 0)
-            snprintf(ratio, sizeof ratio, "%.3fx", atof(base->field[F_MEDIAN]) / t);
+            snprintf(ratio, sizeof ratio, "%.3fx", atof(base->field[CL_COL_MEDIAN_MS]) / t);
         /* a ceiling that a program passes is no ceiling: the probe, or the program's count of
            its bytes or flops, is wrong, and no % in the table can be trusted */
-        const int over = atof(r->field[F_PCT]) > 100.0;
+        const int over = atof(r->field[CL_COL_PCT_OF_CEILING]) > 100.0;
         over_ceiling += over;
-        printf("%-22s %11s %11s %12s %8s %8s %10s  %s%s\n", r->field[F_VERSION], r->field[F_MEDIAN],
-               r->field[F_MIN], r->field[F_RATE], r->field[F_PCT], speedup, ratio,
-               r->field[F_CHECK], over ? ", OVER THE CEILING" : "");
+        printf("%-22s %11s %11s %12s %8s %8s %10s  %s%s\n", r->field[CL_COL_VERSION],
+               r->field[CL_COL_MEDIAN_MS], r->field[CL_COL_MIN_MS], r->field[CL_COL_THROUGHPUT],
+               r->field[CL_COL_PCT_OF_CEILING], speedup, ratio, r->field[CL_COL_CHECK],
+               over ? ", OVER THE CEILING" : "");
         if (csv != NULL) {
-            for (int f = 0; f < N_FIELDS; f++)
-                fprintf(csv, "%s,", r->field[f]);
-            fprintf(csv, "%s,%s\n", speedup[0] == '-' ? "" : speedup, ratio[0] == '-' ? "" : ratio);
+            /* the program's row, then the runner's columns where common/results_columns.txt says */
+            const char *cells[CL_RUNNER_COLUMNS];
+            for (int f = 0; f < CL_PROGRAM_COLUMNS; f++)
+                cells[f] = r->field[f];
+            cells[CL_COL_SPEEDUP_VS_V1] = speedup[0] == '-' ? "" : speedup;
+            cells[CL_COL_VS_BASELINE] = ratio[0] == '-' ? "" : ratio;
+            for (int f = 0; f < CL_RUNNER_COLUMNS; f++)
+                fprintf(csv, "%s%s", f ? "," : "", cells[f]);
+            fprintf(csv, "\n");
         }
     }
     if (refusing > 0)
         printf("(%d version(s) refuse this case: not listed)\n", refusing);
     printf("ceiling: %s, %s %s, measured by each program on this device (first row's shown); "
            "vs v1 and %s are time ratios (>1 = faster)\n",
-           first->field[F_CEILING_NAME], first->field[F_CEILING], first->field[F_UNIT], vs_base);
+           first->field[CL_COL_CEILING_NAME], first->field[CL_COL_CEILING],
+           first->field[CL_COL_UNIT], vs_base);
     if (n_bases > 1)
         printf("vs library: the time ratio to the fastest baseline in this case, %s\n", base_name);
     if (over_ceiling > 0)
@@ -421,7 +407,7 @@ int main(int argc, char **argv)
                     fprintf(stderr, "cl_runner: --csv %s: %s\n", csv_path, strerror(errno));
                     return 2;
                 }
-                fprintf(csv, "%s,speedup_vs_v1,vs_baseline\n", CL_CSV_HEADER);
+                fprintf(csv, "%s\n", CL_RUNNER_CSV_HEADER);
             }
             const int result = run_lesson(dir, cases, n_cases, csv);
             if (result < 0) {

@@ -120,8 +120,9 @@ def check_html(site):
 
 # File names a page may name that the repository does not hold: a student's homework copy, a
 # library's header, a file the reader's own command writes.
-NOT_OURS = re.compile(r"^(v[0-9]+_mine\.cu|cudnn\.h|set\.pgm)$")
-FILE_NAME = re.compile(r"(?<![\w/.:-])([\w./-]+\.(?:cu|cuh|h|c|txt|csv|md|py|sh|svg|gp|pgm|png))\b")
+# A placeholder in capitals (NAME.cu) or after one (<lesson>-sweep.csv) names no file either.
+NOT_OURS = re.compile(r"^(v([0-9]+|N)_mine\.cu|cudnn\.h|set\.pgm|[A-Z]+\.[a-z]+)$")
+FILE_NAME = re.compile(r"(?<![\w/.:>-])([\w./-]+\.(?:cu|cuh|h|c|txt|csv|md|py|sh|svg|gp|pgm|png))\b")
 
 
 def repository_files(root):

@@ -1,5 +1,5 @@
 # The roofline's bend: GFLOP/s of v4 to v8, v13 and cuDNN against the mask width K (one channel,
-# L = 2^26), from docs/results/05-convolution-vs-mask.txt. docs/pages.cmake runs it with
+# L = 2^26), from docs/results/05-convolution-vs-mask.txt. docs/pages.py runs it with
 # data='...' and out='...' set.
 set terminal svg size 900,500 font 'sans,12' background '#ffffff'
 set output out

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The targets the README documents, run against a course of one fake lesson (fake_course/: its
 # programs print a results row as a version does, with no GPU), built beside copies of the real
-# cmake/, common/ and docs/pages.cmake: run, run-all and run-<lesson> print their tables; results,
-# sweep and exercises (and their -<lesson> forms) write their CSVs into the copy's docs/results/
-# and regenerate its pages. Fails on the first target that fails or writes the wrong thing.
+# cmake/, common/, docs/pages.py and tools/lessons.py: run, run-all and run-<lesson> print their
+# tables; results, sweep and exercises (and their -<lesson> forms) write their CSVs into the copy's
+# docs/results/ and regenerate its pages. Fails on the first target that fails or writes the wrong thing.
 # usage: common/tests/targets-check.sh [SCRATCH_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 scratch="${1:-$(mktemp -d "${TMPDIR:-/tmp}/targets-check.XXXXXX")}"
 fail() { echo "targets-check: $*" >&2; exit 1; }
-rm -rf "$scratch" && mkdir -p "$scratch/docs" || fail "cannot make $scratch"
-cp -r "$root/cmake" "$root/common" "$scratch/" && cp "$root/docs/pages.cmake" "$scratch/docs/" &&
+rm -rf "$scratch" && mkdir -p "$scratch/docs" "$scratch/tools" || fail "cannot make $scratch"
+cp -r "$root/cmake" "$root/common" "$scratch/" && cp "$root/docs/pages.py" "$scratch/docs/" &&
+  cp "$root/tools/lessons.py" "$scratch/tools/" &&
   cp -r "$root/common/tests/fake_course/." "$scratch/" || fail "cannot copy the fake course"
 build="$scratch/build"
 cmake -S "$scratch" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=75 \
