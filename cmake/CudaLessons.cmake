@@ -218,14 +218,20 @@ function(cuda_lessons_add_lesson)
   file(GLOB solutions CONFIGURE_DEPENDS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}"
        "${CMAKE_CURRENT_SOURCE_DIR}/exercises/*.cu")
   list(SORT solutions)
+  # homework that must fail its grade (tests/homework/*.cu: a racy copy, a wrong one), built as
+  # bin/<NAME>/homework_<name> for the grader's own tests; no test or runner table lists them
+  file(GLOB homework CONFIGURE_DEPENDS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}"
+       "${CMAKE_CURRENT_SOURCE_DIR}/tests/homework/*.cu")
+  list(SORT homework)
   cuda_lessons_read_description("${CMAKE_CURRENT_SOURCE_DIR}")
 
   # A deleted version must not live on in bin/ (the runner runs what it finds there).
   file(GLOB stale LIST_DIRECTORIES false "${bin_dir}/v[0-9]*_*" "${bin_dir}/baseline_*"
-       "${bin_dir}/exercise_*")
+       "${bin_dir}/exercise_*" "${bin_dir}/homework_*")
   foreach(old IN LISTS stale)
     get_filename_component(old_stem "${old}" NAME)
     string(REGEX REPLACE "^exercise_" "exercises/" old_source "${old_stem}")
+    string(REGEX REPLACE "^homework_" "tests/homework/" old_source "${old_source}")
     if(NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${old_source}.cu")
       file(REMOVE "${old}")
     endif()
@@ -237,22 +243,31 @@ function(cuda_lessons_add_lesson)
 
   set(targets "")
   set(solution_targets "")
-  foreach(source IN LISTS programs solutions)
+  foreach(source IN LISTS programs solutions homework)
     get_filename_component(stem "${source}" NAME_WE)
     if(source MATCHES "^exercises/")
       set(stem exercise_${stem})
+    elseif(source MATCHES "^tests/homework/")
+      set(stem homework_${stem})
     endif()
     set(target ${lesson}_${stem})
     add_executable(${target} "${source}")
     target_link_libraries(${target} PRIVATE ${lesson}_harness)
     set_target_properties(${target} PROPERTIES OUTPUT_NAME ${stem}
                           RUNTIME_OUTPUT_DIRECTORY "${bin_dir}")
+    # its grade (tools/grade.py: correct everywhere, clean, and how fast beside its parent and
+    # the library), built first so that the build's warnings show above the report card
+    add_custom_target(grade-${lesson}-${stem}
+                      COMMAND ${CUDA_LESSONS_PYTHON3} "${CUDA_LESSONS_ROOT}/tools/grade.py"
+                              --build "${CMAKE_BINARY_DIR}" --no-build ${lesson} ${stem}
+                      DEPENDS ${target} cl_runner cl_sanitize USES_TERMINAL VERBATIM
+                      COMMENT "Grading ${lesson}/${stem}")
     # what the description says the program needs (a version or solution it does not describe, a
     # student's copy, gets the lesson's default, said once at configure)
     set(gpu "")
     if(stem IN_LIST DESC_PROGRAMS)
       set(gpu "${DESC_${stem}_gpu}")
-    elseif(NOT stem MATCHES "^baseline_")
+    elseif(NOT stem MATCHES "^(baseline|homework)_")
       set(gpu "${DESC_DEFAULT_gpu}")
       message(STATUS "cuda-lessons: ${lesson}/${source} is not in ${lesson}/description.txt, so "
                      "it is built as the lesson's default version (gpu=${DESC_DEFAULT_gpu}), as a "
@@ -267,6 +282,8 @@ function(cuda_lessons_add_lesson)
     if(source MATCHES "^exercises/")
       list(APPEND solution_targets ${target})
       set(case_kinds TEST_CASES) # a solution is checked like a version, at the awkward sizes
+    elseif(source MATCHES "^tests/homework/")
+      continue() # graded, never tested: it is wrong on purpose
     else()
       list(APPEND targets ${target})
     endif()
@@ -424,6 +441,40 @@ function(cuda_lessons_add_lesson)
                            "Measuring the solutions of ${lesson}'s exercises"
                            "${targets};${solution_targets}" ${exercise_args} "${bin_dir}")
   endif()
+  # what the grader runs (tools/grade.py reads it): the test shapes, the sanitizer's arguments,
+  # the headline case and the cases of the runner and the sweep, one a line, "KIND ARGS"
+  set(grade_lines "headline ${L_HEADLINE_CASE}\n")
+  if(L_HEADLINE_CASE STREQUAL "")
+    list(GET L_RUN_CASES 0 first_case)
+    set(grade_lines "headline ${first_case}\n")
+  endif()
+  foreach(kind TEST LARGE_TEST)
+    set(cases ${L_${kind}_CASES})
+    set(word test)
+    if(kind STREQUAL "LARGE_TEST")
+      set(word large)
+    endif()
+    while(cases)
+      list(POP_FRONT cases case_name case_args)
+      string(APPEND grade_lines "${word} ${case_name} ${case_args}\n")
+    endwhile()
+  endforeach()
+  list(JOIN L_SANITIZE_ARGS " " sanitize_default)
+  string(APPEND grade_lines "sanitize default ${sanitize_default}\n")
+  set(more ${L_SANITIZE_MORE})
+  while(more)
+    list(POP_FRONT more more_name more_args)
+    string(APPEND grade_lines "sanitize ${more_name} ${more_args}\n")
+  endwhile()
+  foreach(c IN LISTS L_RUN_CASES)
+    string(APPEND grade_lines "run ${c}\n")
+  endforeach()
+  foreach(c IN LISTS L_SWEEP_CASES)
+    if(NOT c MATCHES "^versions: ")
+      string(APPEND grade_lines "sweep ${c}\n")
+    endif()
+  endforeach()
+  file(WRITE "${CMAKE_BINARY_DIR}/measure/${lesson}-grade.args" "${grade_lines}")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_LESSONS ${lesson})
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_RUN_ARGS ${runner_args} "${bin_dir}")
   # the short run: the headline case, the core path (the versions the description calls core)

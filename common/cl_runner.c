@@ -81,8 +81,11 @@ static int list_programs(const char *dir, program *out)
         int number = 0;
         const int is_version = e->d_name[0] == 'v' && sscanf(e->d_name + 1, "%d", &number) == 1;
         const int is_baseline = strncmp(e->d_name, "baseline_", 9) == 0;
-        /* an exercise's solution (exercise_*) runs only where --only names it */
-        const int is_exercise = strncmp(e->d_name, "exercise_", 9) == 0 && n_only > 0;
+        /* an exercise's solution (exercise_*) and a grader's test homework (homework_*) run
+           only where --only names them */
+        const int is_exercise =
+            (strncmp(e->d_name, "exercise_", 9) == 0 || strncmp(e->d_name, "homework_", 9) == 0) &&
+            n_only > 0;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if ((!is_version && !is_baseline && !is_exercise) || !wanted(e->d_name) ||
             stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)

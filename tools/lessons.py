@@ -61,6 +61,7 @@ class Description:
         self.exercises = {}  # name -> {"gpu": ..., "inputs": ...}
         self.paths = {}  # stem of a path's first version -> what the path is
         self.homework = None
+        self.shapes = []  # the grader's random awkward shapes: argument templates
         self.default = {"gpu": "any", "inputs": ""}
         with open(path, encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
@@ -84,6 +85,8 @@ class Description:
                     self.paths[rest[0]] = line.split(None, 2)[2]
                 elif record == "homework" and len(rest) == 1:
                     self.homework = rest[0]
+                elif record == "shape" and rest:
+                    self.shapes.append(line.split(None, 1)[1])
                 else:
                     raise DescriptionError(f"{where}: not a record: {line}")
 

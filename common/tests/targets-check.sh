@@ -11,7 +11,7 @@ scratch="${1:-$(mktemp -d "${TMPDIR:-/tmp}/targets-check.XXXXXX")}"
 fail() { echo "targets-check: $*" >&2; exit 1; }
 rm -rf "$scratch" && mkdir -p "$scratch/docs" "$scratch/tools" || fail "cannot make $scratch"
 cp -r "$root/cmake" "$root/common" "$scratch/" && cp "$root/docs/pages.py" "$scratch/docs/" &&
-  cp "$root/tools/lessons.py" "$scratch/tools/" &&
+  cp "$root/tools/lessons.py" "$root/tools/grade.py" "$scratch/tools/" &&
   cp -r "$root/common/tests/fake_course/." "$scratch/" || fail "cannot copy the fake course"
 build="$scratch/build"
 cmake -S "$scratch" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=75 \
@@ -57,5 +57,29 @@ expect_rows 01-fake-exercises.csv "^01-fake,exercise_faster," 1
 rm "$scratch/docs/results/01-fake-exercises.csv"
 target exercises
 expect_rows 01-fake-exercises.csv "" 3
-echo "targets-check: every documented target ran and wrote what it should"
+# the grader (tools/grade.py) on the fake lesson: a version that passes, with its time ratios to
+# its parent and the library; homework whose check fails; and no device (the build and the @brief
+# graded, the rest named, exit 77). The fake programs run without a GPU; compute-sanitizer finds
+# none, so the sanitizer item reads "not run" here.
+grade() { "${PYTHON3:-python3}" "$scratch/tools/grade.py" --build "$build" --seed 7 --csv "$scratch/grades.csv" "$@"; }
+out=$(grade 01-fake v2_fast 2>&1); code=$?
+echo "$out" | tail -12
+[ $code = 0 ] || fail "the grade of v2_fast exited $code, not 0"
+echo "$out" | grep -q "pass  brief      names its parent, v1_slow" || fail "the @brief item is wrong"
+echo "$out" | grep -q "pass  tests      3 of 3 passed" || fail "the tests item (the large case too) is wrong"
+echo "$out" | grep -q "pass  speed      n=1000: 0.5000 ms, 66.7% of the read bandwidth, 2.00× its parent's speed, 1.333× the library's" ||
+  fail "the speed item is wrong"
+echo "$out" | grep -q "^verdict: correct everywhere it ran, sanitizers not run; 2.00× its parent's speed" ||
+  fail "the verdict is wrong"
+out=$(grade 01-fake homework_wrong 2>&1); code=$?
+[ $code = 1 ] || fail "the grade of homework_wrong exited $code, not 1"
+echo "$out" | grep -q "FAIL  tests      0 of 3 passed" || fail "homework_wrong's tests item is wrong"
+echo "$out" | grep -q "n1 \`--n 1\`: check  FAIL (first run): error 1" || fail "homework_wrong's reason is missing"
+echo "$out" | grep -q "^verdict: not correct: tests, shapes failed" || fail "homework_wrong's verdict is wrong"
+out=$(FAKE_NO_DEVICE=1 grade 01-fake v2_fast 2>&1); code=$?
+[ $code = 77 ] || fail "the grade without a device exited $code, not 77"
+echo "$out" | grep -q "needs a CUDA GPU: no CUDA device found" || fail "without a device, the items that need one are not named"
+[ "$(grep -c . "$scratch/grades.csv")" = 4 ] || fail "grades.csv should hold a header and three rows"
+head -1 "$scratch/grades.csv" | grep -q "^lesson,version,parent,seed," || fail "grades.csv has no header"
+echo "targets-check: every documented target ran and wrote what it should, and the grader graded"
 rm -rf "$scratch"

@@ -6,12 +6,22 @@
 #include "fake.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int main(int argc, char **argv)
 {
     const char *slash = strrchr(argv[0], '/');
     const char *name = slash != NULL ? slash + 1 : argv[0];
+    if (getenv("FAKE_NO_DEVICE") != NULL) {
+        fprintf(stderr, "no CUDA device found: fake\n");
+        return 77;
+    }
+    /* the grader's test homework that is wrong (tests/homework/wrong.cu): its check fails */
+    if (strcmp(name, "homework_wrong") == 0) {
+        printf("  check  FAIL (first run): error 1 (|sum - ref|), tolerance 0\n");
+        return 1;
+    }
     const char *n = "1000";
     for (int i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], "--n") == 0)

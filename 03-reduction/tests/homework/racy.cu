@@ -1,0 +1,100 @@
+/**
+ * @file racy.cu
+ * @brief v10: v9 with the barrier in block_sum left out — homework that must fail its grade.
+ *
+ * A test of the grader (tools/grade.py), not a version: lane 0 of each warp writes its warp's sum
+ * to shared memory and, with no __syncthreads() after, thread t < WARPS may read warp_sums[t]
+ * before it is written. racecheck reports the hazard even where the sum comes out right.
+ */
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "reduction.h"
+
+#define BLOCK_SIZE 512
+#define WARPS      (BLOCK_SIZE / 32)
+#define MIN_BLOCKS 256
+
+static __device__ float warp_sum(float x)
+{
+    for (int offset = 16; offset > 0; offset >>= 1)
+        x += __shfl_down_sync(0xffffffffu, x, offset);
+    return x;
+}
+
+/* The block's total, valid in thread 0. */
+static __device__ float block_sum(float x)
+{
+    __shared__ float warp_sums[WARPS];
+    x = warp_sum(x);
+    if (threadIdx.x % 32 == 0)
+        warp_sums[threadIdx.x / 32] = x;
+    x = threadIdx.x < WARPS ? warp_sums[threadIdx.x] : 0.0f;
+    return threadIdx.x < 32 ? warp_sum(x) : x;
+}
+
+/* workspace: a counter in the first 16 bytes, then one sum per block (16-byte aligned). */
+#define SUMS_OFFSET 4
+
+__global__ void reduce_kernel(const float *in, size_t n, float *sum, unsigned *blocks_done,
+                              float *block_sums)
+{
+    __shared__ bool is_last_block;
+    const float4 *in4 = (const float4 *)in;
+    const size_t n4 = n / 4;
+    const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
+    const size_t thread = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    size_t i = thread;
+    float x = 0.0f;
+    for (; i + 3 * stride < n4; i += 4 * stride) {
+        const float4 a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride],
+                     d = in4[i + 3 * stride];
+        x += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w)) +
+             (((c.x + c.y) + (c.z + c.w)) + ((d.x + d.y) + (d.z + d.w)));
+    }
+    for (; i < n4; i += stride) {
+        const float4 a = in4[i];
+        x += (a.x + a.y) + (a.z + a.w);
+    }
+    if (4 * n4 + thread < n)
+        x += in[4 * n4 + thread];
+    x = block_sum(x);
+    if (threadIdx.x == 0) {
+        block_sums[blockIdx.x] = x;
+        __threadfence();
+        is_last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!is_last_block)
+        return;
+    float y = 0.0f;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK_SIZE)
+        y += __ldcg(&block_sums[b]);
+    y = block_sum(y);
+    if (threadIdx.x == 0) {
+        *sum = y;
+        *blocks_done = 0;
+    }
+}
+
+static size_t grid_for(size_t n)
+{
+    const size_t wanted = (n + 4 * BLOCK_SIZE - 1) / (4 * BLOCK_SIZE);
+    /* blocks the whole GPU holds at once, and at least MIN_BLOCKS */
+    size_t limit = cl_resident_blocks((const void *)reduce_kernel, BLOCK_SIZE, 0);
+    limit = limit > MIN_BLOCKS ? limit : MIN_BLOCKS;
+    return wanted < limit ? wanted : limit;
+}
+
+size_t reduce_workspace_bytes(size_t n)
+{
+    return (SUMS_OFFSET + grid_for(n)) * sizeof(float);
+}
+
+void reduce_sum(const float *in, size_t n, float *sum, void *workspace, cudaStream_t stream)
+{
+    unsigned *blocks_done = (unsigned *)workspace;
+    float *block_sums = (float *)workspace + SUMS_OFFSET;
+    reduce_kernel<<<(unsigned)grid_for(n), BLOCK_SIZE, 0, stream>>>(in, n, sum, blocks_done,
+                                                                    block_sums);
+    CL_LAUNCH_CHECK("reduce_kernel");
+}
