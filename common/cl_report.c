@@ -82,7 +82,7 @@ void cl_format_csv_row(const cl_report *r, const cl_device_info *dev, const char
     const double rate = cl_report_throughput(r);
     const double pct = r->ceiling > 0.0 ? 100.0 * rate / r->ceiling : 0.0;
     /* each cell where its column says, so that the row follows common/results_columns.txt */
-    static char cells[CL_PROGRAM_COLUMNS][256];
+    char cells[CL_PROGRAM_COLUMNS][256];
     memset(cells, 0, sizeof cells);
 #define CELL(column, ...) snprintf(cells[column], sizeof cells[column], __VA_ARGS__)
     CELL(CL_COL_LESSON, "%s", r->lesson);

@@ -499,7 +499,7 @@ def page_words(text):
     return len(re.findall(r"[A-Za-z0-9][A-Za-z0-9_.%/^-]*", prose))
 
 
-def gpu_column(d, versions):
+def gpu_column(versions):
     """What the part's versions need of the GPU, as the course map says it: "any", then each need
     with the versions that have it (a run of versions with one need is one range)."""
     needs, last_need, start, prev = [], None, None, None
@@ -518,7 +518,7 @@ def gpu_column(d, versions):
     return "any" + "".join(f"; {n}" for n in needs) if needs else "any"
 
 
-def path_tree(d, versions):
+def path_tree(versions):
     """A part's versions as the tree they form: a chain "vA → vB → ..." for each run of versions
     that each start from the one before, a chain that starts elsewhere saying where ("(from vK)",
     "(new)", "(new, from vK)"), and a version that is not core marked with its kind."""
@@ -554,8 +554,8 @@ def map_row(root, lesson, page_path, page, d, part):
                                                    if v.kind == "superseded"]))
     losses = ", ".join(f"v{v.number}" for v in versions if v.kind == "loss")
     return (f"| [{lesson}](../{lesson}/README.md) | [{title}](../{lesson}/{rel}) | "
-            f"{path_tree(d, versions)} | {optional} | {losses} | {minutes} min | "
-            f"{gpu_column(d, versions)} |\n")
+            f"{path_tree(versions)} | {optional} | {losses} | {minutes} min | "
+            f"{gpu_column(versions)} |\n")
 
 
 def map_solutions(d):

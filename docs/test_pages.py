@@ -146,10 +146,10 @@ class Descriptions(Course):
 
     def test_the_tree_shows_branches_and_kinds(self):
         d = self.lesson()
-        self.assertEqual(pages.path_tree(d, d.part_versions(1)), "v1 → v2 (loss) → v3")
-        self.assertEqual(pages.path_tree(d, d.part_versions(2)),
+        self.assertEqual(pages.path_tree(d.part_versions(1)), "v1 → v2 (loss) → v3")
+        self.assertEqual(pages.path_tree(d.part_versions(2)),
                          "(new, from v1) v4; (from v3) v5 (optional)")
-        self.assertEqual(pages.gpu_column(d, d.part_versions(2)),
+        self.assertEqual(pages.gpu_column(d.part_versions(2)),
                          "any; v4–v5: sm_90a only (cc 9.0)")
 
     def test_readme_tables_follow_the_description(self):
