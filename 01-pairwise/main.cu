@@ -44,8 +44,11 @@ static cl_check_result check_output(void *context, cudaStream_t stream)
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
     CL_CUDA_CHECK(cudaMemcpy(&got, r->sum, sizeof got, cudaMemcpyDeviceToHost));
     /* cal >= 0, so sum |terms| = S; for n = 1 with a[0] == b[0], S = 0 and the error is absolute */
-    return cl_check_scaled(got, (double)ref, fabs((double)ref), pairwise_tolerance(dist),
-                           dist == DIST_INT ? "|S - ref| / S, exact integers" : "|S - ref| / S");
+    cl_check_result result =
+        cl_check_scaled(got, (double)ref, fabs((double)ref), pairwise_tolerance(dist),
+                        dist == DIST_INT ? "|S - ref| / S, exact integers" : "|S - ref| / S");
+    cl_check_where(&result, "the sum S is %.17g; the reference is %.17Lg", got, ref);
+    return result;
 }
 
 int main(int argc, char **argv)

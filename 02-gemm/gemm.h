@@ -7,8 +7,11 @@
 #ifndef GEMM_H
 #define GEMM_H
 
+#include "cl_check.h"
+
 #include <cuda_runtime_api.h>
 #include <stddef.h>
+#include <stdint.h>
 #ifdef __CUDACC__
 #include <cuda_bf16.h> /* __nv_bfloat16, for gemm_bf16() */
 #endif
@@ -78,6 +81,21 @@ void round_to_bf16(float *x, unsigned short *bits, size_t count);
  */
 double reference_element(const float *a, const float *b, int n, int k, int i, int j, semiring ring,
                          double *magnitude);
+
+/* Up to this many multiply-adds the check recomputes every element of C; above, it recomputes the
+   first and last rows and columns (where partial tiles live) and GEMM_CHECK_SAMPLES elements drawn
+   at random from the seed. */
+#define GEMM_FULL_CHECK_MACS (1ull << 28)
+#define GEMM_CHECK_SAMPLES   4096
+
+/**
+ * Compares C with the reference, as above, on every host thread: the worst element by |c - exact|
+ * / Σ|a·b| (for min-plus: 1 where it differs), the first among equals, and where it is. A row of
+ * C is computed by walking B's rows, and a column from B's column gathered once, so a check at
+ * 32768³ reads B contiguously.
+ */
+cl_worst gemm_check_product(const float *a, const float *b, const float *c, int m, int n, int k,
+                            semiring ring, uint64_t seed);
 
 #ifdef __cplusplus
 }

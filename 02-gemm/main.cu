@@ -8,17 +8,13 @@
 
 #include "cl_bench.h"
 #include "cl_cuda_check.h"
+#include "cl_parallel.h"
 #include "cl_tensor_ceiling.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-/* Up to this many multiply-adds the check recomputes every element of C; above, it recomputes the
-   first and last rows and columns (where partial tiles live) and CHECK_SAMPLES random elements. */
-#define FULL_CHECK_MACS (1ull << 28)
-#define CHECK_SAMPLES   4096
 
 /* A version defines gemm(), gemm_bf16() or both. Declared weak here, the one it leaves out
    resolves to NULL at link time instead of failing the link: the harness reads which it has. */
@@ -78,57 +74,26 @@ static void launch(void *context, cudaStream_t stream)
              r->workspace, stream);
 }
 
-static uint64_t next_index(uint64_t *state, uint64_t bound)
-{
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return (*state >> 33) % bound;
-}
-
-/* Compares element (i, j); returns its error: |c - exact| / Σ|a·b| for +·, 0 or 1 (exact
-   equality, NaN fails) for min-plus. */
-static double element_error(const float *a, const float *b, const float *c, int n, int k, int i,
-                            int j, semiring ring)
-{
-    double magnitude;
-    const double exact = reference_element(a, b, n, k, i, j, ring, &magnitude);
-    const float got = c[(size_t)i * (size_t)n + (size_t)j];
-    if (ring == SEMIRING_MIN_PLUS)
-        return got == (float)exact ? 0.0 : 1.0;
-    return cl_scaled_error(got, exact, magnitude);
-}
-
 static cl_check_result check_product(const float *a, const float *b, const float *c, int m, int n,
                                      int k, semiring ring, input_type type, uint64_t seed)
 {
-    double worst = 0.0;
-    if ((uint64_t)m * (uint64_t)n * (uint64_t)k <= FULL_CHECK_MACS) {
-        for (int i = 0; i < m; i++)
-            for (int j = 0; j < n; j++)
-                worst = cl_worse_error(worst, element_error(a, b, c, n, k, i, j, ring));
+    const cl_worst worst = gemm_check_product(a, b, c, m, n, k, ring, seed);
+    cl_check_result result;
+    if (ring == SEMIRING_MIN_PLUS) {
+        result =
+            cl_check_scaled(worst.error, 0.0, 1.0, 0.0, "elements that differ from the exact min");
     } else {
-        for (int j = 0; j < n; j++) {
-            worst = cl_worse_error(worst, element_error(a, b, c, n, k, 0, j, ring));
-            worst = cl_worse_error(worst, element_error(a, b, c, n, k, m - 1, j, ring));
-        }
-        for (int i = 0; i < m; i++) {
-            worst = cl_worse_error(worst, element_error(a, b, c, n, k, i, 0, ring));
-            worst = cl_worse_error(worst, element_error(a, b, c, n, k, i, n - 1, ring));
-        }
-        uint64_t state = seed ^ 0x5DEECE66Dull;
-        for (int s = 0; s < CHECK_SAMPLES; s++) {
-            const int i = (int)next_index(&state, (uint64_t)m);
-            const int j = (int)next_index(&state, (uint64_t)n);
-            worst = cl_worse_error(worst, element_error(a, b, c, n, k, i, j, ring));
-        }
+        /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
+           FMA). BF16 products are exact in FP32 (8 + 8 significant bits), but the tensor cores
+           add them with truncation, not rounding: up to twice the error per addition, so
+           gamma_2k bounds it. */
+        const double bound = cl_float_gamma(type == INPUT_BF16 ? 2.0 * k : (double)k);
+        result = cl_check_scaled(worst.error, 0.0, 1.0, bound,
+                                 "max |c - exact| / sum |a*b| over the checked elements");
     }
-    if (ring == SEMIRING_MIN_PLUS)
-        return cl_check_scaled(worst, 0.0, 1.0, 0.0, "elements that differ from the exact min");
-    /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with FMA).
-       BF16 products are exact in FP32 (8 + 8 significant bits), but the tensor cores add them
-       with truncation, not rounding: up to twice the error per addition, so gamma_2k bounds it. */
-    const double bound = cl_float_gamma(type == INPUT_BF16 ? 2.0 * k : (double)k);
-    return cl_check_scaled(worst, 0.0, 1.0, bound,
-                           "max |c - exact| / sum |a*b| over the checked elements");
+    cl_check_where(&result, "C[%zu][%zu] = %.9g; the reference is %.17g (the worst checked)",
+                   worst.row, worst.col, worst.got, worst.want);
+    return result;
 }
 
 /* C starts as NaN everywhere before a checked run, so an element nobody wrote fails. */
@@ -143,8 +108,7 @@ static cl_check_result check_output(void *context, cudaStream_t stream)
 {
     const run_args *r = (const run_args *)context;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    CL_CUDA_CHECK(cudaMemcpy(r->host_c, r->c, (size_t)r->m * (size_t)r->n * sizeof(float),
-                             cudaMemcpyDeviceToHost));
+    cl_copy_to_host(r->host_c, r->c, (size_t)r->m * (size_t)r->n * sizeof(float), "C");
     return check_product(r->host_a, r->host_b, r->host_c, r->m, r->n, r->k, r->ring, r->type,
                          r->seed);
 }
@@ -218,8 +182,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_b, b_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
     void *workspace = cl_device_alloc_zeroed(workspace_bytes);
-    CL_CUDA_CHECK(cudaMemcpy(d_a, upload_a, a_bytes, cudaMemcpyHostToDevice));
-    CL_CUDA_CHECK(cudaMemcpy(d_b, upload_b, b_bytes, cudaMemcpyHostToDevice));
+    cl_copy_to_device(d_a, upload_a, a_bytes, "A");
+    cl_copy_to_device(d_b, upload_b, b_bytes, "B");
     free(bits_a);
     free(bits_b);
     run_args args = {d_a, d_b, d_c, input,   workspace, m, n, k, (semiring)ring.value,

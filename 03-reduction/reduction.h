@@ -53,12 +53,15 @@ typedef enum {
 /** Fills @p x[0..n) from @p seed (the same seed always gives the same inputs). */
 void fill_inputs(float *x, size_t n, input_dist dist, unsigned long long seed);
 
-/** The reference: the sum and the sum of magnitudes, accumulated in double, blockwise. */
-void reference_sum(const float *x, size_t n, double *sum, double *sum_abs);
+/**
+ * The reference: the sum and the sum of magnitudes, accumulated in double, blockwise (the same bits
+ * on any number of threads), and whether every x[i] is an integer (@p whole).
+ */
+void reference_sum(const float *x, size_t n, double *sum, double *sum_abs, int *whole);
 
 /** True when every x[i] is an integer and sum |x| <= 2^24: then every float partial sum is exact.
  */
-int sum_is_exact_in_float(const float *x, size_t n, double sum_abs);
+int sum_is_exact_in_float(int whole, double sum_abs);
 
 /**
  * The tolerance on |sum - ref| / sum|x|: 0 for exact sums, else Higham's gamma_h for float with

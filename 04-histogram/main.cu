@@ -7,6 +7,7 @@
 
 #include "cl_bench.h"
 #include "cl_cuda_check.h"
+#include "cl_parallel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,10 +62,12 @@ static cl_check_result check_output(void *context, cudaStream_t stream)
             wrong++;
             first_wrong = b;
         }
+    cl_check_result result =
+        cl_check_scaled((double)wrong, 0.0, 1.0, 0.0, "bins that differ from the exact count");
     if (wrong)
-        fprintf(stderr, "bin %zu: %llu counted, %llu expected\n", first_wrong, got[first_wrong],
-                ref[first_wrong]);
-    return cl_check_scaled((double)wrong, 0.0, 1.0, 0.0, "bins that differ from the exact count");
+        cl_check_where(&result, "bin %zu, the first that differs: %llu counted, %llu expected",
+                       first_wrong, got[first_wrong], ref[first_wrong]);
+    return result;
 }
 
 int main(int argc, char **argv)
@@ -109,7 +112,7 @@ int main(int argc, char **argv)
     unsigned long long *d_hist = NULL;
     CL_CUDA_CHECK(cudaMalloc(&d_in, input_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_hist, hist_bytes));
-    CL_CUDA_CHECK(cudaMemcpy(d_in, host, input_bytes, cudaMemcpyHostToDevice));
+    cl_copy_to_device(d_in, host, input_bytes, "inputs");
     void *workspace = cl_device_alloc_zeroed(workspace_bytes);
     run_args args = {d_in, n, (input_type)type.value, bins, d_hist, workspace, ref, got};
     const cl_run run = {launch, poison_output, check_output, &args};

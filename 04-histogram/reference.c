@@ -1,9 +1,10 @@
 /**
  * @file reference.c
- * @brief Lesson 04's CPU side: the inputs of each distribution and the exact sequential histogram.
+ * @brief Lesson 04's CPU side: the inputs of each distribution and the exact histogram.
  */
 #include "histogram.h"
 
+#include "cl_parallel.h"
 #include "cl_random.h"
 
 #include <stdint.h>
@@ -12,12 +13,58 @@
 
 #define ZIPF_GUIDE 65536 /* entries of the guide table into the Zipf CDF */
 
+typedef struct {
+    void *in;
+    input_type type;
+    unsigned bins;
+    input_dist dist;
+    uint64_t seed;
+    const double *cdf;     /* the Zipf CDF, or NULL */
+    const unsigned *guide; /* and its guide table */
+} fill_args;
+
+/* One draw per element (none for dist one): element i comes from draw i, on any thread. */
+static void fill_chunk(void *context, size_t begin, size_t end)
+{
+    const fill_args *f = (const fill_args *)context;
+    const unsigned bins = f->bins;
+    unsigned char *u8 = (unsigned char *)f->in;
+    unsigned *u32 = (unsigned *)f->in;
+    uint64_t state = cl_random_at(f->seed, begin);
+    for (size_t i = begin; i < end; i++) {
+        const uint64_t r = f->dist == DIST_ONE ? 0 : cl_next_random(&state);
+        unsigned v;
+        if (f->dist == DIST_ONE) {
+            v = bins / 2;
+        } else if (f->dist == DIST_UNIFORM) {
+            /* the top 32 bits scaled to [0, bins): no division, which made 2^31 draws slow; and
+               for u32, 1 in 1024 values lands past the last bin, to exercise "not counted" */
+            v = (unsigned)(((r >> 32) * bins) >> 32);
+            if (f->type == TYPE_U32 && (r & 1023) == 0)
+                v = bins + (unsigned)((r >> 10) & 1023);
+        } else {
+            const double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);
+            const unsigned g = (unsigned)(u * ZIPF_GUIDE);
+            unsigned lo = f->guide[g], hi = f->guide[g + 1]; /* first k: cdf[k] >= u, or bins - 1 */
+            while (lo < hi) {
+                const unsigned mid = lo + (hi - lo) / 2;
+                if (f->cdf[mid] < u)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            v = lo;
+        }
+        if (f->type == TYPE_U8)
+            u8[i] = (unsigned char)v;
+        else
+            u32[i] = v;
+    }
+}
+
 void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist dist,
                  unsigned long long seed)
 {
-    uint64_t state = seed;
-    unsigned char *u8 = (unsigned char *)in;
-    unsigned *u32 = (unsigned *)in;
     double *cdf = NULL;
     unsigned *guide = NULL;
     if (dist == DIST_ZIPF) { /* P(k) ∝ 1/(k+1): bin 0 takes ~1/ln(bins) of the values */
@@ -31,7 +78,7 @@ void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist 
         for (unsigned k = 0; k < bins; k++)
             cdf[k] /= total;
         /* guide[g]: the first k with cdf[k] >= g / ZIPF_GUIDE, so a draw u searches only between
-           guide[g] and guide[g + 1] (a few bins) instead of all of them: 2^30 draws in seconds */
+           guide[g] and guide[g + 1] (a few bins) instead of all of them */
         unsigned k = 0;
         for (unsigned g = 0; g <= ZIPF_GUIDE; g++) {
             while (k < bins - 1 && cdf[k] < (double)g / ZIPF_GUIDE)
@@ -39,61 +86,84 @@ void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist 
             guide[g] = k;
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t r = dist == DIST_ONE ? 0 : cl_next_random(&state);
-        unsigned v;
-        if (dist == DIST_ONE) {
-            v = bins / 2;
-        } else if (dist == DIST_UNIFORM) {
-            /* the top 32 bits scaled to [0, bins): no division, which made 2^31 draws slow; and
-               for u32, 1 in 1024 values lands past the last bin, to exercise "not counted" */
-            v = (unsigned)(((r >> 32) * bins) >> 32);
-            if (type == TYPE_U32 && (r & 1023) == 0)
-                v = bins + (unsigned)((r >> 10) & 1023);
-        } else {
-            const double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);
-            const unsigned g = (unsigned)(u * ZIPF_GUIDE);
-            unsigned lo = guide[g], hi = guide[g + 1]; /* first k with cdf[k] >= u, or bins - 1 */
-            while (lo < hi) {
-                const unsigned mid = lo + (hi - lo) / 2;
-                if (cdf[mid] < u)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            v = lo;
-        }
-        if (type == TYPE_U8)
-            u8[i] = (unsigned char)v;
-        else
-            u32[i] = v;
-    }
+    fill_args f = {in, type, bins, dist, seed, cdf, guide};
+    cl_parallel_phase(n, CL_CHUNK, fill_chunk, &f, n * (type == TYPE_U8 ? 1 : sizeof(unsigned)),
+                      "filling %s of inputs");
     free(cdf);
     free(guide);
+}
+
+/* A chunk of the reference counts into its own counters and adds them to the shared bins at its
+   end: integer sums, so the order in which chunks finish changes nothing. */
+#define COUNT_CHUNK     ((size_t)1 << 20)
+#define LOCAL_BINS_UPTO 65536u /* more bins than this: each chunk adds runs of equal values */
+
+typedef struct {
+    const void *in;
+    input_type type;
+    unsigned bins;
+    unsigned long long *hist;
+} count_args;
+
+static void add_to_bin(unsigned long long *hist, unsigned bin, unsigned long long count)
+{
+    __atomic_fetch_add(&hist[bin], count, __ATOMIC_RELAXED);
+}
+
+static void count_chunk(void *context, size_t begin, size_t end)
+{
+    const count_args *c = (const count_args *)context;
+    if (c->type == TYPE_U8) {
+        /* four interleaved counters per value: when every pixel is the same, one counter
+           incremented for each is a chain of dependent adds (~3 ns each); four chains overlap */
+        unsigned lanes[4][256];
+        memset(lanes, 0, sizeof lanes);
+        const unsigned char *u8 = (const unsigned char *)c->in;
+        size_t i = begin;
+        for (; i + 4 <= end; i += 4)
+            for (int k = 0; k < 4; k++)
+                lanes[k][u8[i + k]]++;
+        for (; i < end; i++)
+            lanes[0][u8[i]]++;
+        for (unsigned b = 0; b < c->bins; b++)
+            if (lanes[0][b] + lanes[1][b] + lanes[2][b] + lanes[3][b])
+                add_to_bin(c->hist, b,
+                           (unsigned long long)lanes[0][b] + lanes[1][b] + lanes[2][b] +
+                               lanes[3][b]);
+        return;
+    }
+    const unsigned *u32 = (const unsigned *)c->in;
+    if (c->bins <= LOCAL_BINS_UPTO) {
+        unsigned *local = (unsigned *)calloc(c->bins, sizeof *local);
+        if (local == NULL)
+            abort();
+        for (size_t i = begin; i < end; i++)
+            if (u32[i] < c->bins)
+                local[u32[i]]++;
+        for (unsigned b = 0; b < c->bins; b++)
+            if (local[b])
+                add_to_bin(c->hist, b, local[b]);
+        free(local);
+        return;
+    }
+    /* too many bins for a chunk's own copy: add each run of equal values at once (all of a
+       one-value image is one add per chunk, not a fight over one counter) */
+    size_t i = begin;
+    while (i < end) {
+        size_t j = i + 1;
+        while (j < end && u32[j] == u32[i])
+            j++;
+        if (u32[i] < c->bins)
+            add_to_bin(c->hist, u32[i], j - i);
+        i = j;
+    }
 }
 
 void reference_histogram(const void *in, size_t n, input_type type, unsigned bins,
                          unsigned long long *hist)
 {
     memset(hist, 0, bins * sizeof *hist);
-    if (type == TYPE_U8) {
-        /* Four interleaved histograms, added at the end: when every pixel is the same, one counter
-           incremented 2^32 times is a chain of dependent adds (~3 ns each); four chains overlap. */
-        unsigned long long lanes[4][256];
-        memset(lanes, 0, sizeof lanes);
-        const unsigned char *u8 = (const unsigned char *)in;
-        size_t i = 0;
-        for (; i + 4 <= n; i += 4)
-            for (int k = 0; k < 4; k++)
-                lanes[k][u8[i + k]]++;
-        for (; i < n; i++)
-            lanes[0][u8[i]]++;
-        for (unsigned b = 0; b < bins; b++)
-            hist[b] = lanes[0][b] + lanes[1][b] + lanes[2][b] + lanes[3][b];
-    } else {
-        const unsigned *u32 = (const unsigned *)in;
-        for (size_t i = 0; i < n; i++)
-            if (u32[i] < bins)
-                hist[u32[i]]++;
-    }
+    count_args c = {in, type, bins, hist};
+    cl_parallel_phase(n, COUNT_CHUNK, count_chunk, &c, n * (type == TYPE_U8 ? 1 : sizeof(unsigned)),
+                      "counting %s of inputs");
 }

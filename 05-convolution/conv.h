@@ -9,8 +9,11 @@
 #ifndef CONV_H
 #define CONV_H
 
+#include "cl_check.h"
+
 #include <cuda_runtime_api.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +71,20 @@ void fill_inputs(float *v, size_t count, input_dist dist, unsigned long long see
  */
 double reference_output(const float *x, const float *w, const conv_shape *s, int b, int co,
                         size_t i, double *magnitude);
+
+/* Up to this many multiply-adds the check recomputes every output; above, the first and last 2K
+   outputs of up to CONV_EDGE_ROWS rows (where the zero padding and partial tiles live) and
+   CONV_CHECK_SAMPLES outputs drawn at random from the seed. */
+#define CONV_FULL_CHECK_MACS (1ull << 27)
+#define CONV_EDGE_ROWS       256
+#define CONV_CHECK_SAMPLES   4096
+
+/**
+ * Compares the outputs @p y with the double reference, as above, on every host thread: the worst
+ * of them by |y - ref| / sum|w * x| (the first, among equals), and where it is.
+ */
+cl_worst conv_check_outputs(const float *x, const float *w, const float *y, const conv_shape *s,
+                            uint64_t seed);
 
 /**
  * The tolerance on |y - ref| / sum|w * x|: Higham's gamma_h for float with h = C * K, the length

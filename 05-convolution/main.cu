@@ -7,7 +7,7 @@
 
 #include "cl_bench.h"
 #include "cl_cuda_check.h"
-#include "cl_random.h"
+#include "cl_parallel.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -18,13 +18,6 @@
 int conv_uses_split_tf32(void) __attribute__((weak));
 /* Declared weak too: only a program with limits of its own defines it (the cuDNN baseline). */
 const char *conv_refuses(const conv_shape *s) __attribute__((weak));
-
-/* Up to this many multiply-adds the check recomputes every output; above, the first and last 2K
-   outputs of up to EDGE_ROWS rows (where the zero padding and partial tiles live) and
-   CHECK_SAMPLES outputs drawn at random. */
-#define FULL_CHECK_MACS (1ull << 27)
-#define EDGE_ROWS       256
-#define CHECK_SAMPLES   4096
 
 static int parse_mask(const char *text, void *target, char *accepted, size_t len)
 {
@@ -75,55 +68,24 @@ static void poison_output(void *context, cudaStream_t stream)
 }
 
 /* |y - ref| / sum|w*x| of one output (cl_scaled_error()). */
-static double output_error(const float *x, const float *w, const float *y, const conv_shape *s,
-                           size_t row, size_t i)
-{
-    double magnitude;
-    const double ref = reference_output(x, w, s, (int)(row / (size_t)s->channels),
-                                        (int)(row % (size_t)s->channels), i, &magnitude);
-    return cl_scaled_error(y[row * s->length + i], ref, magnitude);
-}
-
 /* Copies y back to the host and compares it with the double-precision reference. */
 static cl_check_result check_output(void *context, cudaStream_t stream)
 {
     const run_args *a = (const run_args *)context;
     const conv_shape *s = &a->shape;
-    const float *x = a->host_x, *w = a->host_w;
-    float *y = a->host_y;
-    const int exact = a->exact;
-    const uint64_t seed = a->seed;
     const size_t rows = (size_t)s->batch * (size_t)s->channels;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    CL_CUDA_CHECK(cudaMemcpy(y, a->y, rows * s->length * sizeof(float), cudaMemcpyDeviceToHost));
-    double worst = 0.0;
-    const double macs = (double)rows * (double)s->length * s->channels * s->mask;
-    if (macs <= (double)FULL_CHECK_MACS) {
-        for (size_t row = 0; row < rows; row++)
-            for (size_t i = 0; i < s->length; i++)
-                worst = cl_worse_error(worst, output_error(x, w, y, s, row, i));
-    } else {
-        const size_t edge = 2 * (size_t)s->mask < s->length ? 2 * (size_t)s->mask : s->length;
-        const size_t step = rows > EDGE_ROWS ? rows / EDGE_ROWS : 1;
-        for (size_t row = 0; row < rows; row += step)
-            for (size_t k = 0; k < edge; k++) {
-                worst = cl_worse_error(worst, output_error(x, w, y, s, row, k));
-                worst = cl_worse_error(worst, output_error(x, w, y, s, row, s->length - 1 - k));
-            }
-        for (size_t k = 0; k < edge; k++) /* the very last row too */
-            worst = cl_worse_error(worst, output_error(x, w, y, s, rows - 1, s->length - 1 - k));
-        uint64_t state = seed ^ 0x5DEECE66Dull;
-        for (int k = 0; k < CHECK_SAMPLES; k++) {
-            const size_t row = (size_t)(cl_next_random(&state) % rows);
-            const size_t i = (size_t)(cl_next_random(&state) % s->length);
-            worst = cl_worse_error(worst, output_error(x, w, y, s, row, i));
-        }
-    }
-    return cl_check_scaled(
-        worst, 0.0, 1.0,
-        conv_tolerance(s, exact, conv_uses_split_tf32 != NULL && conv_uses_split_tf32()),
-        exact ? "max |y - ref| / sum|w*x|, exact integers"
-              : "max |y - ref| / sum|w*x| over the checked outputs");
+    cl_copy_to_host(a->host_y, a->y, rows * s->length * sizeof(float), "output signals");
+    const cl_worst worst = conv_check_outputs(a->host_x, a->host_w, a->host_y, s, a->seed);
+    cl_check_result result = cl_check_scaled(
+        worst.error, 0.0, 1.0,
+        conv_tolerance(s, a->exact, conv_uses_split_tf32 != NULL && conv_uses_split_tf32()),
+        a->exact ? "max |y - ref| / sum|w*x|, exact integers"
+                 : "max |y - ref| / sum|w*x| over the checked outputs");
+    cl_check_where(&result, "y[%zu][%zu][%zu] = %.9g; the reference is %.17g (the worst checked)",
+                   worst.row / (size_t)s->channels, worst.row % (size_t)s->channels, worst.col,
+                   worst.got, worst.want);
+    return result;
 }
 
 int main(int argc, char **argv)
@@ -174,7 +136,7 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_x, signal_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_y, signal_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_w, weight_bytes));
-    CL_CUDA_CHECK(cudaMemcpy(d_x, x, signal_bytes, cudaMemcpyHostToDevice));
+    cl_copy_to_device(d_x, x, signal_bytes, "input signals");
     CL_CUDA_CHECK(cudaMemcpy(d_w, w, weight_bytes, cudaMemcpyHostToDevice));
     void *workspace = cl_device_alloc_zeroed(workspace_bytes);
     run_args args = {d_x, d_w, d_y, shape, workspace, x, w, y, dist.value == DIST_INT, opt.seed};

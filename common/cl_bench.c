@@ -6,10 +6,14 @@
 #include "cl_bench.h"
 
 #include "cl_cuda_check.h"
+#include "cl_parallel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A run longer than this says where its time went. */
+#define CL_WALL_NOTE_SECONDS 2.0
 
 /* The harness uploads its inputs with cudaMemcpy, on the legacy default stream, and launches on
    its own non-blocking stream, which does not wait for that stream. From pageable host memory
@@ -24,6 +28,7 @@ static void cl_bench_wait_for_uploads(void)
 void cl_bench_open_device(cl_bench *b, int index)
 {
     memset(b, 0, sizeof *b);
+    b->opened_at = cl_seconds();
     cl_device_open(index, &b->dev);
     CL_CUDA_CHECK(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
     CL_CUDA_CHECK(cudaEventCreate(&b->start));
@@ -76,14 +81,25 @@ cl_timing cl_time_launches(cl_bench *b, cl_launch_fn launch, void *context, int 
     return result;
 }
 
+/* The check, its host time counted apart from the GPU's: the launch it follows finishes first. */
+static cl_check_result timed_check(cl_bench *b, const cl_run *run)
+{
+    CL_CUDA_CHECK(cudaStreamSynchronize(b->stream));
+    const double start = cl_seconds();
+    const cl_check_result result = run->check(run->context, b->stream);
+    b->check_seconds += cl_seconds() - start;
+    return result;
+}
+
 void cl_bench_check(cl_bench *b, const cl_run *run)
 {
+    cl_bench_wait_for_uploads();
+    b->setup_seconds = cl_seconds() - b->opened_at;
     if (!b->report.checked)
         return;
-    cl_bench_wait_for_uploads();
     run->poison(run->context, b->stream);
     run->launch(run->context, b->stream);
-    b->report.check = run->check(run->context, b->stream);
+    b->report.check = timed_check(b, run);
 }
 
 const cl_ceilings *cl_bench_time(cl_bench *b, const cl_run *run)
@@ -94,7 +110,7 @@ const cl_ceilings *cl_bench_time(cl_bench *b, const cl_run *run)
     r->timing = cl_time_launches(b, run->launch, run->context, b->opt->warmup, b->opt->repeat,
                                  r->checked ? run->poison : NULL);
     if (r->checked) {
-        r->check = cl_check_last_run(r->check, run->check(run->context, b->stream));
+        r->check = cl_check_last_run(r->check, timed_check(b, run));
         r->last_run_checked = 1;
     }
     /* After the version, not before: for some milliseconds after the probes short kernels run
@@ -109,8 +125,17 @@ const cl_ceilings *cl_bench_time(cl_bench *b, const cl_run *run)
 
 int cl_bench_finish(cl_bench *b)
 {
-    if (b->opt != NULL)
+    if (b->opt != NULL) {
         cl_print_report(&b->report, &b->dev, b->opt->csv);
+        const double wall = cl_seconds() - b->opened_at;
+        if (!b->opt->csv && wall > CL_WALL_NOTE_SECONDS)
+            printf(
+                "  wall   %.1f s: %.1f s setting up (inputs, reference, copies to the GPU), %.1f s "
+                "checking, on %d host thread%s; %.1f s on the GPU (the runs, L2 flushes and "
+                "ceiling probes)\n",
+                wall, b->setup_seconds, b->check_seconds, cl_threads(),
+                cl_threads() == 1 ? "" : "s", wall - b->setup_seconds - b->check_seconds);
+    }
     if (b->flusher_ready)
         cl_l2_flusher_free(&b->flusher);
     CL_CUDA_CHECK(cudaEventDestroy(b->start));

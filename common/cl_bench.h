@@ -58,7 +58,10 @@ struct cl_bench {
     int flusher_ready;
     cl_ceilings ceilings; /**< measured by the first cl_bench_time() */
     int ceilings_ready;
-    cl_report report; /**< what cl_bench_finish() prints */
+    cl_report report;     /**< what cl_bench_finish() prints */
+    double opened_at;     /**< cl_seconds() when the bench was opened */
+    double setup_seconds; /**< from then to the first launch: inputs, reference, uploads */
+    double check_seconds; /**< the host's checks of the outputs */
 };
 
 /**
@@ -94,7 +97,9 @@ const cl_ceilings *cl_bench_time(cl_bench *b, const cl_run *run);
 
 /**
  * Prints the report (the block for people, or the CSV row under --csv), frees what the bench
- * made, and returns the program's exit code: 1 when a check failed, else 0.
+ * made, and returns the program's exit code: 1 when a check failed, else 0. A run that took more
+ * than a few seconds ends its block with where the time went: setting up on the host, checking on
+ * the host, running on the GPU.
  */
 int cl_bench_finish(cl_bench *b);
 

@@ -7,6 +7,7 @@
 #include "cl_cuda_check.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 double cl_float_gamma(double h)
@@ -18,7 +19,7 @@ double cl_float_gamma(double h)
 cl_check_result cl_check_scaled(double got, double ref, double scale, double tolerance,
                                 const char *metric)
 {
-    cl_check_result r;
+    cl_check_result r = {0};
     const double diff = fabs(got - ref);
     r.error = scale > 0.0 ? diff / scale : diff;
     r.tolerance = tolerance;
@@ -42,7 +43,7 @@ double cl_worse_error(double worst, double error)
 
 cl_check_result cl_check_array_f32(const float *got, const double *ref, size_t n, double tolerance)
 {
-    cl_check_result r;
+    cl_check_result r = {0};
     double worst = 0.0, largest = 0.0;
     int finite = n > 0;
     for (size_t i = 0; i < n; i++) {
@@ -61,6 +62,14 @@ cl_check_result cl_check_array_f32(const float *got, const double *ref, size_t n
     r.pass = r.error <= tolerance;
     r.metric = "max|out - ref| / max|ref|";
     return r;
+}
+
+void cl_check_where(cl_check_result *r, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(r->where, sizeof r->where, format, args);
+    va_end(args);
 }
 
 void cl_poison(void *device_ptr, size_t bytes, cudaStream_t stream)

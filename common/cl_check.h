@@ -19,7 +19,45 @@ typedef struct {
     double tolerance;   /**< the largest error that passes */
     int pass;           /**< error <= tolerance; never true for NaN */
     const char *metric; /**< how the error is measured, in words */
+    char where[160];    /**< when it fails: which output, what it holds, what was expected */
 } cl_check_result;
+
+/**
+ * The worst output a check has seen and where it is, so that a failed check can name it. The
+ * first in index order among the worst (NaN the worst of all), so that checking in chunks on any
+ * number of threads, merged in order (cl_worst_merge()), finds the same output.
+ */
+typedef struct {
+    double error;     /**< its error; 0 before any output is seen */
+    size_t row, col;  /**< where it is */
+    double got, want; /**< what it holds, what the reference says */
+} cl_worst;
+
+/** Notes one output's @p error: it becomes @p w's output if it is worse (NaN is worse). */
+static inline void cl_worst_note(cl_worst *w, double error, size_t row, size_t col, double got,
+                                 double want)
+{
+    if (error > w->error || (error != error && w->error == w->error)) {
+        w->error = error;
+        w->row = row;
+        w->col = col;
+        w->got = got;
+        w->want = want;
+    }
+}
+
+/** Merges the worst of a later chunk of outputs, @p later, into @p w. */
+static inline void cl_worst_merge(cl_worst *w, const cl_worst *later)
+{
+    cl_worst_note(w, later->error, later->row, later->col, later->got, later->want);
+}
+
+/** Writes @p r's where line (printf-style); the report prints it when the check fails. */
+void cl_check_where(cl_check_result *r, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /** Unit roundoff of float: 2^-24. */
 #define CL_FLOAT_UNIT_ROUNDOFF 5.9604644775390625e-08

@@ -19,4 +19,14 @@ static inline uint64_t cl_next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/**
+ * splitmix64's state after @p draws draws from @p seed (cl_next_random()): the state only
+ * advances by a fixed increment, so jumping ahead is one multiply, and a chunk starting at element
+ * i of a fill that takes d draws per element starts from cl_random_at(seed, i * d).
+ */
+static inline uint64_t cl_random_at(uint64_t seed, uint64_t draws)
+{
+    return seed + draws * 0x9E3779B97F4A7C15ull;
+}
+
 #endif

@@ -130,7 +130,9 @@ void cl_print_report(const cl_report *r, const cl_device_info *dev, int csv)
         printf("  check  %s (%s): error %.3g (%s), tolerance %.3g\n", verdict(r),
                r->last_run_checked ? "first run and last timed run" : "first run", r->check.error,
                r->check.metric, r->check.tolerance);
-    else
+    if (r->checked && !r->check.pass && r->check.where[0])
+        printf("  where  %s\n", r->check.where);
+    if (!r->checked)
         printf("  check  skipped (--no-check)\n");
     if (r->timing.repeats > 0) {
         const double rate = cl_report_throughput(r);

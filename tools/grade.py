@@ -226,6 +226,9 @@ def grade(args):
                 run_count += 1
                 reason = (first_line(out, r"check +FAIL|FAIL|rror") or
                           f"exit {code}" + (" (timed out)" if code == 124 else ""))
+                where = first_line(out, r"^ *where ")  # the output that is wrong, and its value
+                if where:
+                    reason += "\n            " + where
                 failures.append(f"{name} `{case}`: {reason}")
         row[passed_key], row[run_key] = passed, run_count
         detail = f"{passed} of {run_count} passed"

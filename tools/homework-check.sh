@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's homework steps, followed in a scratch copy of the tree: for every lesson, copy the
 # version its row of the README's homework table names to the name it gives, rename the copy's
-# @file and write its @brief as the README says, then configure (gpu tests registered, so that
+# @file and write its @brief as the README says (tools/homework-copies.sh), then configure (gpu tests registered, so that
 # their names can be counted), build everything, and run the whole cpu suite. It fails if a copy's
 # name is taken, if a homework file gets no gpu or sanitize test, if a cpu test fails, or if the
 # build or the tests change any file of the copy besides the homework files (a student's added
@@ -24,25 +24,10 @@ else
   (cd "$root" && tar --exclude='./build*' --exclude='v[0-9]*_mine.cu' -cf - .) | tar -xf - -C "$src"
 fi
 
-# the README's homework table: | lesson | `copy` | `to` |
-rows=$(sed -n '/<!-- homework:begin -->/,/<!-- homework:end -->/p' "$src/README.md" |
-       grep -E '^\| [0-9][0-9]-[a-z-]+ \| `v[0-9]+_[a-z0-9_]+\.cu` \| `v[0-9]+_mine\.cu` \|$')
-[ -n "$rows" ] || fail "README.md has no homework table rows"
-copies=()
-while IFS='|' read -r _ lesson from to _; do
-  lesson=$(echo "$lesson" | tr -d ' ') from=$(echo "$from" | tr -d ' `') to=$(echo "$to" | tr -d ' `')
-  [ -f "$src/$lesson/$from" ] || fail "$lesson/$from, which the README says to copy, does not exist"
-  [ ! -e "$src/$lesson/$to" ] || fail "$lesson/$to, the README's name for the copy, is taken"
-  cp "$src/$lesson/$from" "$src/$lesson/$to"
-  # "rename @file and write its @brief as the step it is, vN: vK with ..."
-  n=${to#v} n=${n%%_*} k=${from#v} k=${k%%_*}
-  sed -i -e "s|@file $from|@file $to|" \
-         -e "s|@brief v$k: .*|@brief v$n: v$k with a student's change (the homework check's copy).|" \
-         "$src/$lesson/$to"
-  grep -q "@brief v$n: v$k with" "$src/$lesson/$to" || fail "$lesson/$to: no @brief to rewrite"
-  copies+=("$lesson/$to")
-  echo "homework-check: cp $lesson/$from $lesson/$to"
-done <<< "$rows"
+# the README's homework steps, followed in the copy
+list=$("$root/tools/homework-copies.sh" "$src") || fail "the README's homework steps failed"
+mapfile -t copies <<< "$list"
+[ -n "$list" ] || fail "the README's homework steps made no copy"
 
 snapshot() { (cd "$src" && find . -path ./build -prune -o -type f -print0 | sort -z |
               xargs -0 sha1sum); }

@@ -5,18 +5,21 @@
 #include "reduction.h"
 
 #include "cl_check.h"
+#include "cl_parallel.h"
 
 #include "cl_unit.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
     const size_t n = 100003;
     float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     double sum, sum_abs;
+    int whole;
 
     /* The same seed gives the same inputs; another seed, others. Never all zeros. */
     fill_inputs(x, n, DIST_REAL, 7);
@@ -41,10 +44,10 @@ int main(void)
         plain += x[i];
         plain_abs += fabsl((long double)x[i]);
     }
-    reference_sum(x, n, &sum, &sum_abs);
+    reference_sum(x, n, &sum, &sum_abs, &whole);
     EXPECT(fabs(sum - (double)plain) <= 1e-12 * (double)plain_abs);
     EXPECT(fabs(sum_abs - (double)plain_abs) <= 1e-12 * (double)plain_abs);
-    EXPECT(!sum_is_exact_in_float(x, n, sum_abs));
+    EXPECT(!whole && !sum_is_exact_in_float(whole, sum_abs));
 
     /* int inputs: {-1, 0, 1}, all three present; exact while sum|x| <= 2^24. */
     fill_inputs(y, n, DIST_INT, 3);
@@ -54,10 +57,10 @@ int main(void)
             counts[(int)y[i] + 1]++;
     EXPECT(counts[0] + counts[1] + counts[2] == (int)n);
     EXPECT(counts[0] > (int)(n / 4) && counts[1] > (int)(n / 4) && counts[2] > (int)(n / 4));
-    reference_sum(y, n, &sum, &sum_abs);
+    reference_sum(y, n, &sum, &sum_abs, &whole);
     EXPECT(sum == (double)(counts[2] - counts[0]) && sum_abs == (double)(counts[0] + counts[2]));
-    EXPECT(sum_is_exact_in_float(y, n, sum_abs));
-    EXPECT(!sum_is_exact_in_float(y, n, 16777217.0));
+    EXPECT(whole && sum_is_exact_in_float(whole, sum_abs));
+    EXPECT(!sum_is_exact_in_float(whole, 16777217.0));
 
     /* The tolerance: zero when exact, gamma_h otherwise, and a one-off error of a whole element
        fails at the sizes where the tests use real inputs. */
@@ -66,11 +69,35 @@ int main(void)
     EXPECT(reduction_tolerance((size_t)1 << 28, 0) == cl_float_gamma(4096.0 + 64.0));
     {
         const size_t m = 1000;
-        reference_sum(x, m, &sum, &sum_abs);
+        reference_sum(x, m, &sum, &sum_abs, &whole);
         const double dropped = sum - x[m - 1];
         EXPECT(!cl_check_scaled(dropped, sum, sum_abs, reduction_tolerance(m, 0), "").pass);
         const double rounded = (double)(float)sum;
         EXPECT(cl_check_scaled(rounded, sum, sum_abs, reduction_tolerance(m, 0), "").pass);
+    }
+    /* On one thread and on five: the same inputs, bit for bit, and the same sums (blocks added in
+       block order), at a size of many chunks that is no multiple of one */
+    {
+        const size_t big = 23 * CL_CHUNK + 4099;
+        float *one = malloc(big * sizeof *one), *five = malloc(big * sizeof *five);
+        double sums[2][2];
+        int wholes[2];
+        for (int d = 0; d < 2; d++) {
+            cl_set_threads(1);
+            fill_inputs(one, big, (input_dist)d, 11);
+            reference_sum(one, big, &sums[0][0], &sums[0][1], &wholes[0]);
+            cl_set_threads(5);
+            fill_inputs(five, big, (input_dist)d, 11);
+            reference_sum(five, big, &sums[1][0], &sums[1][1], &wholes[1]);
+            EXPECT(memcmp(one, five, big * sizeof *one) == 0);
+            EXPECT(memcmp(sums[0], sums[1], sizeof sums[0]) == 0 && wholes[0] == wholes[1]);
+        }
+        cl_set_threads(0);
+        /* and element i is draw i of the seed's stream, wherever a chunk starts */
+        fill_inputs(y, n, DIST_INT, 11);
+        EXPECT(memcmp(y, five, n * sizeof *y) == 0);
+        free(one);
+        free(five);
     }
     free(x);
     free(y);

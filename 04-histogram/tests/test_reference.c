@@ -4,9 +4,12 @@
  */
 #include "histogram.h"
 
+#include "cl_parallel.h"
+
 #include "cl_unit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
@@ -67,6 +70,49 @@ int main(void)
     const unsigned first = u32[0], last = u32[9];
     fill_inputs(u32, 10, TYPE_U32, 256, DIST_ZIPF, 9);
     EXPECT(u32[0] == first && u32[9] == last);
+    /* On one thread and on five: the same inputs, bit for bit, and the same counts as a plain
+       loop, with few bins (each chunk its own counters) and many (runs of equal values added at
+       once), at a size of many chunks that is no multiple of one */
+    {
+        const size_t big = 37 * CL_CHUNK + 1001;
+        const unsigned many_bins = 1u << 20;
+        unsigned *one = malloc(big * sizeof *one), *five = malloc(big * sizeof *five);
+        unsigned long long *counted = malloc(many_bins * sizeof *counted),
+                           *plain_counts = calloc(many_bins, sizeof *plain_counts);
+        const struct {
+            input_type type;
+            unsigned bins;
+            input_dist dist;
+        } cases[] = {{TYPE_U8, 256, DIST_ZIPF},
+                     {TYPE_U32, 4096, DIST_UNIFORM},
+                     {TYPE_U32, many_bins, DIST_UNIFORM},
+                     {TYPE_U32, many_bins, DIST_ONE},
+                     {TYPE_U32, many_bins, DIST_ZIPF}};
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            const size_t bytes = big * (cases[c].type == TYPE_U8 ? 1 : sizeof(unsigned));
+            cl_set_threads(1);
+            fill_inputs(one, big, cases[c].type, cases[c].bins, cases[c].dist, 21);
+            cl_set_threads(5);
+            fill_inputs(five, big, cases[c].type, cases[c].bins, cases[c].dist, 21);
+            EXPECT(memcmp(one, five, bytes) == 0);
+            reference_histogram(five, big, cases[c].type, cases[c].bins, counted);
+            memset(plain_counts, 0, many_bins * sizeof *plain_counts);
+            for (size_t i = 0; i < big; i++) {
+                const unsigned v = cases[c].type == TYPE_U8 ? ((unsigned char *)one)[i] : one[i];
+                if (v < cases[c].bins)
+                    plain_counts[v]++;
+            }
+            EXPECT(memcmp(counted, plain_counts, cases[c].bins * sizeof *counted) == 0);
+        }
+        cl_set_threads(0);
+        /* and value i is draw i of the seed's stream, wherever a chunk starts */
+        fill_inputs(u32, n, TYPE_U32, many_bins, DIST_ZIPF, 21);
+        EXPECT(memcmp(u32, five, n * sizeof *u32) == 0);
+        free(one);
+        free(five);
+        free(counted);
+        free(plain_counts);
+    }
     free(u32);
     free(u8);
     return cl_unit_report("04-histogram reference");

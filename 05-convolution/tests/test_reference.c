@@ -5,11 +5,13 @@
 #include "conv.h"
 
 #include "cl_check.h"
+#include "cl_parallel.h"
 
 #include "cl_unit.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
@@ -68,5 +70,53 @@ int main(void)
     EXPECT(conv_tolerance(&layer, 1, 1) == 0.0);
     EXPECT(conv_tolerance(&layer, 0, 1) > conv_tolerance(&layer, 0, 0));
     EXPECT(conv_tolerance(&layer, 0, 1) < 0.1 / (64.0 * 7.0));
+    /* The check finds a wrong output and names it: every output of a small layer is the
+       reference's but one */
+    {
+        const conv_shape small = {2, 3, 5, 50};
+        const size_t outputs = 2 * 3 * 50;
+        float *x = malloc(outputs * sizeof *x), *y = malloc(outputs * sizeof *y), w[3 * 3 * 5];
+        fill_inputs(x, outputs, DIST_REAL, 31);
+        fill_inputs(w, 3 * 3 * 5, DIST_REAL, 32);
+        for (size_t row = 0; row < 6; row++)
+            for (size_t i = 0; i < 50; i++)
+                y[row * 50 + i] =
+                    (float)reference_output(x, w, &small, (int)(row / 3), (int)(row % 3), i, &mag);
+        cl_worst worst = conv_check_outputs(x, w, y, &small, 1);
+        EXPECT(worst.error <= conv_tolerance(&small, 0, 0));
+        y[5 * 50 + 49] += 0.5f;
+        worst = conv_check_outputs(x, w, y, &small, 1);
+        EXPECT(worst.error > 0.01 && worst.row == 5 && worst.col == 49 && worst.got == y[299]);
+        free(x);
+        free(y);
+    }
+
+    /* On one thread and on five: the same inputs, bit for bit, and the same worst output, for a
+       check of every output and for one of edges and samples (more than CONV_EDGE_ROWS rows) */
+    {
+        const conv_shape shapes[2] = {{4, 8, 7, 3001}, {1024, 1, 511, 300}};
+        for (int c = 0; c < 2; c++) {
+            const conv_shape *s = &shapes[c];
+            const size_t count = (size_t)s->batch * (size_t)s->channels * s->length;
+            const size_t taps = (size_t)s->channels * (size_t)s->channels * (size_t)s->mask;
+            float *x1 = malloc(count * sizeof *x1), *x5 = malloc(count * sizeof *x5);
+            float *y = malloc(count * sizeof *y), *w = malloc(taps * sizeof *w);
+            cl_set_threads(1);
+            fill_inputs(x1, count, DIST_REAL, 41);
+            fill_inputs(w, taps, DIST_REAL, 42);
+            fill_inputs(y, count, DIST_REAL, 43); /* any outputs: only the worst's place matters */
+            const cl_worst worst1 = conv_check_outputs(x1, w, y, s, 44);
+            cl_set_threads(5);
+            fill_inputs(x5, count, DIST_REAL, 41);
+            EXPECT(memcmp(x1, x5, count * sizeof *x1) == 0);
+            const cl_worst worst5 = conv_check_outputs(x5, w, y, s, 44);
+            EXPECT(memcmp(&worst1, &worst5, sizeof worst1) == 0 && worst1.error > 0.0);
+            free(x1);
+            free(x5);
+            free(y);
+            free(w);
+        }
+        cl_set_threads(0);
+    }
     return cl_unit_report("05-convolution reference");
 }

@@ -4,10 +4,13 @@
  */
 #include "counting.h"
 
+#include "cl_parallel.h"
+
 #include "cl_unit.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
@@ -97,6 +100,64 @@ int main(void)
     r = count_reference(many, offsets, 1000, 8.0f, 0);
     EXPECT(r.sure > 400 && r.sure < 600 && r.ambiguous < 5);
 
+    /* On one thread and on five: the same lengths, values and counts, bit for bit, at sizes of
+       many chunks that are no multiple of one; and lengths that overflow are still caught */
+    {
+        const size_t containers = 9 * CL_CHUNK + 77;
+        size_t *offsets1 = malloc((containers + 1) * sizeof *offsets1),
+               *offsets5 = malloc((containers + 1) * sizeof *offsets5);
+        const length_dist laws[] = {LENGTHS_FIXED, LENGTHS_UNIFORM, LENGTHS_POWERLAW};
+        for (int l = 0; l < 3; l++) {
+            cl_set_threads(1);
+            const uint64_t total1 = fill_offsets(offsets1, containers, laws[l], 9, 51);
+            float *values1 = malloc((total1 + 1) * sizeof *values1);
+            fill_values(values1, total1, DIST_REAL, 52);
+            const reference_count count1 = count_reference(values1, offsets1, containers, 4.0f, 0);
+            cl_set_threads(5);
+            const uint64_t total5 = fill_offsets(offsets5, containers, laws[l], 9, 51);
+            EXPECT(total1 == total5 &&
+                   memcmp(offsets1, offsets5, (containers + 1) * sizeof *offsets1) == 0);
+            float *values5 = malloc((total5 + 1) * sizeof *values5);
+            fill_values(values5, total5, DIST_REAL, 52);
+            EXPECT(memcmp(values1, values5, total1 * sizeof *values1) == 0);
+            const reference_count count5 = count_reference(values5, offsets5, containers, 4.0f, 0);
+            EXPECT(count1.sure == count5.sure && count1.ambiguous == count5.ambiguous &&
+                   count1.longest == count5.longest && count1.sure > 0);
+            /* and value i is half i % 2 of draw i / 2, wherever a chunk starts */
+            fill_values(values, total, DIST_REAL, 52);
+            EXPECT(memcmp(values, values5, total * sizeof *values) == 0);
+            free(values1);
+            free(values5);
+        }
+        EXPECT(fill_offsets(offsets5, containers, LENGTHS_FIXED, UINT64_MAX / 1000, 1) ==
+               UINT64_MAX);
+        /* containers longer than 2^22 values are summed by every thread, in blocks */
+        {
+            const uint64_t long_mean = ((uint64_t)1 << 22) + 5;
+            size_t long_offsets[4];
+            const uint64_t long_total = fill_offsets(long_offsets, 3, LENGTHS_FIXED, long_mean, 1);
+            float *long_values = malloc(long_total * sizeof *long_values);
+            fill_values(long_values, long_total, DIST_REAL, 53);
+            cl_set_threads(1);
+            const reference_count long1 = count_reference(long_values, long_offsets, 3, 0.0f, 0);
+            cl_set_threads(5);
+            const reference_count long5 = count_reference(long_values, long_offsets, 3, 0.0f, 0);
+            EXPECT(long1.sure == 3 && long5.sure == 3 && long1.ambiguous == 0 &&
+                   long5.ambiguous == 0 && long1.longest == long_mean &&
+                   long5.longest == long_mean);
+            /* the limit at the first container's own sum: within rounding, so ambiguous */
+            double sum = 0.0;
+            for (size_t j = 0; j < long_mean; j++)
+                sum += long_values[j];
+            const reference_count at_sum =
+                count_reference(long_values, long_offsets, 1, (float)sum, 0);
+            EXPECT(at_sum.ambiguous == 1 && at_sum.sure == 0);
+            free(long_values);
+        }
+        cl_set_threads(0);
+        free(offsets1);
+        free(offsets5);
+    }
     free(offsets);
     free(values);
     free(many);

@@ -75,6 +75,7 @@ out=$(grade 01-fake homework_wrong 2>&1); code=$?
 [ $code = 1 ] || fail "the grade of homework_wrong exited $code, not 1"
 echo "$out" | grep -q "FAIL  tests      0 of 3 passed" || fail "homework_wrong's tests item is wrong"
 echo "$out" | grep -q "n1 \`--n 1\`: check  FAIL (first run): error 1" || fail "homework_wrong's reason is missing"
+echo "$out" | grep -q "^ *where  the sum is 999; the reference is 1000" || fail "homework_wrong's wrong value is missing"
 echo "$out" | grep -q "^verdict: not correct: tests, shapes failed" || fail "homework_wrong's verdict is wrong"
 out=$(FAKE_NO_DEVICE=1 grade 01-fake v2_fast 2>&1); code=$?
 [ $code = 77 ] || fail "the grade without a device exited $code, not 77"

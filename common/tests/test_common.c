@@ -6,13 +6,17 @@
 #include "cl_check.h"
 #include "cl_device.h"
 #include "cl_options.h"
+#include "cl_parallel.h"
+#include "cl_random.h"
 #include "cl_report.h"
 #include "cl_timing.h"
 
 #include "cl_unit.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_sizes(void)
@@ -268,8 +272,78 @@ static void test_device_memory(void)
     EXPECT(strcmp(text, "3.00 MiB") == 0);
 }
 
+/* Every item of a cl_parallel_for() is visited once, in chunks that start where they should. */
+typedef struct {
+    unsigned char *visits;
+    size_t chunk;
+    int misplaced;
+} visit_args;
+
+static void visit_chunk(void *context, size_t begin, size_t end)
+{
+    visit_args *v = (visit_args *)context;
+    if (begin % v->chunk != 0 || end - begin > v->chunk || end <= begin)
+        v->misplaced = 1; /* a benign race: any chunk may set it */
+    for (size_t i = begin; i < end; i++)
+        v->visits[i]++;
+}
+
+static void test_parallel(void)
+{
+    /* jumping ahead: the state after d draws, in one multiply */
+    uint64_t state = 12345;
+    for (uint64_t d = 0; d < 1000; d++) {
+        EXPECT(cl_random_at(12345, d) == state);
+        (void)cl_next_random(&state);
+    }
+    uint64_t jumped = cl_random_at(7, 999);
+    state = 7;
+    for (int d = 0; d < 999; d++)
+        (void)cl_next_random(&state);
+    EXPECT(cl_next_random(&jumped) == cl_next_random(&state));
+
+    const size_t counts[] = {0, 1, 255, 256, 257, 1000003};
+    for (int threads = 1; threads <= 7; threads += 6) {
+        cl_set_threads(threads);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            const size_t count = counts[c];
+            visit_args v = {(unsigned char *)calloc(count + 1, 1), 256, 0};
+            cl_parallel_for(count, v.chunk, visit_chunk, &v, NULL);
+            int once = 1;
+            for (size_t i = 0; i < count; i++)
+                once &= v.visits[i] == 1;
+            EXPECT(once && !v.misplaced && v.visits[count] == 0);
+            free(v.visits);
+        }
+    }
+    cl_set_threads(0);
+
+    /* the worst output: the first among equals, NaN worse than any number, and merging chunks in
+       order finds the same one as one pass */
+    const double errors[] = {0.5, 0.25, 2.0, 1.0, 2.0, NAN, 3.0, NAN};
+    cl_worst one = {0}, merged = {0}, part = {0};
+    for (size_t i = 0; i < 8; i++) {
+        cl_worst_note(&one, errors[i], i, 0, (double)i, 0.0);
+        cl_worst_note(&part, errors[i], i, 0, (double)i, 0.0);
+        if (i % 3 == 2 || i == 7) {
+            cl_worst_merge(&merged, &part);
+            memset(&part, 0, sizeof part);
+        }
+    }
+    EXPECT(isnan(one.error) && one.row == 5 && merged.row == 5 && isnan(merged.error));
+    cl_worst numbers = {0};
+    for (size_t i = 0; i < 5; i++)
+        cl_worst_note(&numbers, errors[i], i, 0, 0.0, 0.0);
+    EXPECT(numbers.error == 2.0 && numbers.row == 2);
+    cl_check_result r = cl_check_scaled(1.0, 0.0, 1.0, 0.0, "test");
+    EXPECT(r.where[0] == '\0');
+    cl_check_where(&r, "C[%d][%d] = %.1f", 3, 4, 2.5);
+    EXPECT(strcmp(r.where, "C[3][4] = 2.5") == 0);
+}
+
 int main(void)
 {
+    test_parallel();
     test_sizes();
     test_options();
     test_choices();

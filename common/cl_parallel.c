@@ -1,0 +1,211 @@
+/**
+ * @file cl_parallel.c
+ * @brief Threads, progress lines and the clock for the host's share of a large case.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include "cl_parallel.h"
+
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+
+#include <cuda_runtime_api.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* A phase announces itself after this long, when it predicts more than CL_ANNOUNCE_SECONDS. */
+#define CL_ESTIMATE_AFTER   0.25
+#define CL_ANNOUNCE_SECONDS 3.0
+
+int cl_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+void cl_set_threads(int threads)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(threads > 0 ? threads : 1);
+#else
+    (void)threads;
+#endif
+}
+
+void cl_parallel_for(size_t count, size_t chunk, cl_chunk_fn fn, void *context,
+                     cl_progress *progress)
+{
+    const size_t chunks = cl_chunks(count, chunk);
+    /* waves of at least four chunks per thread, so that each keeps every thread busy; at most 64,
+       so that a long phase reports its progress early */
+    const size_t per_wave = 4 * (size_t)cl_threads();
+    size_t waves = chunks / per_wave;
+    waves = waves < 1 ? 1 : waves > 64 ? 64 : waves;
+    for (size_t wave = 0; wave < waves; wave++) {
+        const size_t first = chunks * wave / waves, last = chunks * (wave + 1) / waves;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic) if (last - first > 1)
+#endif
+        for (size_t c = first; c < last; c++) {
+            const size_t begin = c * chunk;
+            fn(context, begin, count - begin < chunk ? count : begin + chunk);
+        }
+        if (progress != NULL)
+            cl_progress_step(progress, (double)(last * chunk < count ? last * chunk : count));
+    }
+    if (progress != NULL)
+        cl_progress_end(progress);
+}
+
+double cl_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void cl_progress_begin(cl_progress *p, double total, const char *hint, const char *what, ...)
+{
+    va_list args;
+    va_start(args, what);
+    vsnprintf(p->what, sizeof p->what, what, args);
+    va_end(args);
+    p->hint = hint;
+    p->total = total;
+    p->start = cl_seconds();
+    p->announced = 0;
+}
+
+void cl_progress_step(cl_progress *p, double done)
+{
+    if (p->announced || done <= 0.0)
+        return;
+    const double elapsed = cl_seconds() - p->start;
+    if (elapsed < CL_ESTIMATE_AFTER)
+        return;
+    const double estimate = elapsed * p->total / done;
+    if (estimate > CL_ANNOUNCE_SECONDS) {
+        const int threads = cl_threads();
+        fprintf(stderr, "%s on %d thread%s (about %.0f s%s%s)...", p->what, threads,
+                threads == 1 ? "" : "s", estimate, p->hint ? "; " : "", p->hint ? p->hint : "");
+        fflush(stderr);
+        p->announced = 1;
+    } else {
+        p->announced = -1; /* short: nothing to say, now or at the end */
+    }
+}
+
+void cl_progress_end(cl_progress *p)
+{
+    if (p->announced == 1)
+        fprintf(stderr, " done in %.1f s\n", cl_seconds() - p->start);
+}
+
+void cl_parallel_phase(size_t count, size_t chunk, cl_chunk_fn fn, void *context, size_t bytes,
+                       const char *doing)
+{
+    char size[32], what[160];
+    cl_format_bytes(bytes, size, sizeof size);
+    snprintf(what, sizeof what, doing, size);
+    cl_progress progress;
+    cl_progress_begin(&progress, (double)count, NULL, "%s", what);
+    cl_parallel_for(count, chunk, fn, context, &progress);
+}
+
+/* Each staging buffer: big enough that a copy's fixed cost is nothing beside its transfer. */
+#define CL_STAGE_BYTES ((size_t)64 << 20)
+#define CL_COPY_CHUNK  ((size_t)1 << 20) /* bytes per thread's memcpy chunk */
+
+typedef struct {
+    char *to;
+    const char *from;
+} memcpy_args;
+
+static void memcpy_chunk(void *context, size_t begin, size_t end)
+{
+    const memcpy_args *m = (const memcpy_args *)context;
+    memcpy(m->to + begin, m->from + begin, end - begin);
+}
+
+static void parallel_memcpy(void *to, const void *from, size_t bytes)
+{
+    memcpy_args m = {(char *)to, (const char *)from};
+    cl_parallel_for(bytes, CL_COPY_CHUNK, memcpy_chunk, &m, NULL);
+}
+
+static void staged_copy(char *dst, const char *src, size_t bytes, int to_device, const char *what)
+{
+    char *stage[2];
+    cudaEvent_t done[2];
+    cudaStream_t stream;
+    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (int s = 0; s < 2; s++) {
+        CL_CUDA_CHECK(cudaMallocHost((void **)&stage[s], CL_STAGE_BYTES));
+        CL_CUDA_CHECK(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
+    }
+    char size[32];
+    cl_format_bytes(bytes, size, sizeof size);
+    cl_progress progress;
+    cl_progress_begin(&progress, (double)bytes, NULL, "copying %s of %s %s the GPU", size, what,
+                      to_device ? "to" : "from");
+    const size_t pieces = cl_chunks(bytes, CL_STAGE_BYTES);
+    for (size_t i = 0; i <= pieces; i++) {
+        /* to the device: fill stage i % 2 (once its last transfer is done), send it; from the
+           device: fetch piece i into stage i % 2, then empty piece i - 1's stage meanwhile */
+        if (i < pieces) {
+            const size_t offset = i * CL_STAGE_BYTES;
+            const size_t length = bytes - offset < CL_STAGE_BYTES ? bytes - offset : CL_STAGE_BYTES;
+            char *buffer = stage[i % 2];
+            CL_CUDA_CHECK(cudaEventSynchronize(done[i % 2]));
+            if (to_device) {
+                parallel_memcpy(buffer, src + offset, length);
+                CL_CUDA_CHECK(
+                    cudaMemcpyAsync(dst + offset, buffer, length, cudaMemcpyHostToDevice, stream));
+            } else {
+                CL_CUDA_CHECK(
+                    cudaMemcpyAsync(buffer, src + offset, length, cudaMemcpyDeviceToHost, stream));
+            }
+            CL_CUDA_CHECK(cudaEventRecord(done[i % 2], stream));
+        }
+        if (!to_device && i > 0) {
+            const size_t offset = (i - 1) * CL_STAGE_BYTES;
+            const size_t length = bytes - offset < CL_STAGE_BYTES ? bytes - offset : CL_STAGE_BYTES;
+            CL_CUDA_CHECK(cudaEventSynchronize(done[(i - 1) % 2]));
+            parallel_memcpy(dst + offset, stage[(i - 1) % 2], length);
+        }
+        cl_progress_step(&progress,
+                         (double)(i * CL_STAGE_BYTES < bytes ? i * CL_STAGE_BYTES : bytes));
+    }
+    CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    cl_progress_end(&progress);
+    for (int s = 0; s < 2; s++) {
+        CL_CUDA_CHECK(cudaFreeHost(stage[s]));
+        CL_CUDA_CHECK(cudaEventDestroy(done[s]));
+    }
+    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+void cl_copy_to_device(void *device_dst, const void *host_src, size_t bytes, const char *what)
+{
+    if (bytes <= CL_STAGE_BYTES)
+        CL_CUDA_CHECK(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
+    else
+        staged_copy((char *)device_dst, (const char *)host_src, bytes, 1, what);
+}
+
+void cl_copy_to_host(void *host_dst, const void *device_src, size_t bytes, const char *what)
+{
+    if (bytes <= CL_STAGE_BYTES)
+        CL_CUDA_CHECK(cudaMemcpy(host_dst, device_src, bytes, cudaMemcpyDeviceToHost));
+    else
+        staged_copy((char *)host_dst, (const char *)device_src, bytes, 0, what);
+}
