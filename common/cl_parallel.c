@@ -142,16 +142,23 @@ static void parallel_memcpy(void *to, const void *from, size_t bytes)
     cl_parallel_for(bytes, CL_COPY_CHUNK, memcpy_chunk, &m, NULL);
 }
 
-static void staged_copy(char *dst, const char *src, size_t bytes, int to_device, const char *what)
+/* Returns 0, having copied nothing, where the pinned staging cannot be had (a machine that limits
+   pinned memory): the caller copies with cudaMemcpy instead. */
+static int staged_copy(char *dst, const char *src, size_t bytes, int to_device, const char *what)
 {
-    char *stage[2];
+    char *stage[2] = {NULL, NULL};
+    if (cudaMallocHost((void **)&stage[0], CL_STAGE_BYTES) != cudaSuccess ||
+        cudaMallocHost((void **)&stage[1], CL_STAGE_BYTES) != cudaSuccess) {
+        if (stage[0] != NULL)
+            CL_CUDA_CHECK(cudaFreeHost(stage[0]));
+        (void)cudaGetLastError(); /* the failed allocation's error: not sticky, cleared */
+        return 0;
+    }
     cudaEvent_t done[2];
     cudaStream_t stream;
     CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    for (int s = 0; s < 2; s++) {
-        CL_CUDA_CHECK(cudaMallocHost((void **)&stage[s], CL_STAGE_BYTES));
+    for (int s = 0; s < 2; s++)
         CL_CUDA_CHECK(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
-    }
     char size[32];
     cl_format_bytes(bytes, size, sizeof size);
     cl_progress progress;
@@ -192,20 +199,19 @@ static void staged_copy(char *dst, const char *src, size_t bytes, int to_device,
         CL_CUDA_CHECK(cudaEventDestroy(done[s]));
     }
     CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    return 1;
 }
 
 void cl_copy_to_device(void *device_dst, const void *host_src, size_t bytes, const char *what)
 {
-    if (bytes <= CL_STAGE_BYTES)
+    if (bytes <= CL_STAGE_BYTES ||
+        !staged_copy((char *)device_dst, (const char *)host_src, bytes, 1, what))
         CL_CUDA_CHECK(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
-    else
-        staged_copy((char *)device_dst, (const char *)host_src, bytes, 1, what);
 }
 
 void cl_copy_to_host(void *host_dst, const void *device_src, size_t bytes, const char *what)
 {
-    if (bytes <= CL_STAGE_BYTES)
+    if (bytes <= CL_STAGE_BYTES ||
+        !staged_copy((char *)host_dst, (const char *)device_src, bytes, 0, what))
         CL_CUDA_CHECK(cudaMemcpy(host_dst, device_src, bytes, cudaMemcpyDeviceToHost));
-    else
-        staged_copy((char *)host_dst, (const char *)device_src, bytes, 0, what);
 }

@@ -88,7 +88,8 @@ void cl_parallel_phase(size_t count, size_t chunk, cl_chunk_fn fn, void *context
  * filled (or emptied) on every host thread while the other crosses the bus. A plain cudaMemcpy
  * from pageable memory copies through the driver's own staging on one thread, at a fraction of
  * the bus's rate (and a copy into pages never touched faults each one in, on that thread). Small
- * buffers take cudaMemcpy itself. Returns once the copy is done; says how it goes when it is long.
+ * buffers take cudaMemcpy itself, and so does a machine that will not pin the staging. Returns once
+ * the copy is done; says how it goes when it is long.
  */
 void cl_copy_to_device(void *device_dst, const void *host_src, size_t bytes, const char *what);
 
