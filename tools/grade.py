@@ -16,8 +16,8 @@ ranges (a case past 2^31 runs where memory allows), runs memcheck, racecheck and
 small size, and times it at the headline case and a few sweep cases in the same run as its parent
 and the library. The report card says what passed, what failed and why, the time ratios and a
 verdict. Exit codes: 0 every correctness item passed (speed never fails a grade); 1 one failed;
-2 bad input; 77 no CUDA device here (the build and the @brief are still graded, and the items
-that need a GPU are named). The CSV row's columns are CSV_COLUMNS below.
+2 bad input; 77 no CUDA device here (the build and the @brief are still graded, and a failure
+of either is still exit 1; the items that need a GPU are named). The CSV row's columns are CSV_COLUMNS below.
 """
 import argparse
 import csv
@@ -171,14 +171,25 @@ def grade(args):
     print(f"grading {lesson}/{version} (seed {seed}: python3 tools/grade.py --seed {seed} "
           f"{lesson} {version} repeats it)")
 
+    # the @brief first (it reads the sources): it names the parent, built and timed beside it
+    lesson_dir = os.path.join(ROOT, lesson)
+    sources = sorted(f[:-3] for f in os.listdir(lesson_dir) if re.match(r"^v[0-9]+_.*\.cu$", f))
+    parent = check_brief(items["brief"], lesson, version, source, sources)
+    row["brief"] = "pass" if items["brief"].ok else "FAIL"
+    row["parent"] = parent or ""
+
     # build, with its warnings
     if args.no_build:
         ok = os.path.exists(program)
         items["build"].set(ok, "built (its warnings, if any, are in the build output above)"
                            if ok else f"{program} is missing")
     else:
-        code, out = run(["cmake", "--build", build, "--target", f"{lesson}_{version}", "cl_runner",
-                         "cl_sanitize"])
+        # a copy made since the last build is not yet a target: building any target makes the
+        # build system read the lesson's files again first
+        run(["cmake", "--build", build, "--target", "cl_runner"])
+        targets = [f"{lesson}_{version}", "cl_runner", "cl_sanitize"] + (
+            [f"{lesson}_{parent}"] if parent else [])
+        code, out = run(["cmake", "--build", build, "--target"] + targets)
         warnings = len(re.findall(r"warning", out, flags=re.I))
         row["warnings"] = warnings
         if code != 0:
@@ -189,9 +200,6 @@ def grade(args):
                                   if re.search("warning", w, re.I))[:2000] if warnings else ""))
     row["build"] = "pass" if items["build"].ok else "FAIL"
     programs = sorted(f for f in os.listdir(bin_dir)) if os.path.isdir(bin_dir) else []
-    parent = check_brief(items["brief"], lesson, version, source, programs)
-    row["brief"] = "pass" if items["brief"].ok else "FAIL"
-    row["parent"] = parent or ""
     if not items["build"].ok:
         return report(items, row, args, 1)
 
@@ -208,7 +216,7 @@ def grade(args):
     if code == 77:
         for name in ("tests", "shapes", "sanitize", "speed"):
             items[name].set(None, "needs a CUDA GPU: " + out.strip().split("\n")[0])
-        return report(items, row, args, 77)
+        return report(items, row, args, 1 if items["brief"].ok is False else 77)
 
     # the lesson's test shapes, then random awkward ones: exit 0 passes, 1 fails (the check's
     # line says where), 2 is a refusal (another input type; a size this machine cannot hold)
@@ -371,16 +379,23 @@ def report(items, row, args, code):
 def main(argv):
     parser = argparse.ArgumentParser(
         prog="grade.py", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=__doc__.strip().split("\n\n")[0],
-        epilog=__doc__.strip().split("\n\n", 2)[2])
-    parser.add_argument("lesson")
-    parser.add_argument("version")
-    parser.add_argument("--build")
-    parser.add_argument("--seed", type=int)
-    parser.add_argument("--shapes", type=int, default=4)
-    parser.add_argument("--csv")
-    parser.add_argument("--no-build", action="store_true")
-    parser.add_argument("--no-large", action="store_true")
+        description=__doc__.strip().split("\n\n")[0].split("\n")[0],
+        epilog=__doc__.strip().split("\n\n", 2)[2].replace(
+            "The CSV row's columns are CSV_COLUMNS below.",
+            "The CSV row's columns: " + ", ".join(CSV_COLUMNS) + "."))
+    parser.add_argument("lesson", help="the lesson's folder, e.g. 03-reduction")
+    parser.add_argument("version", help="the version's name without .cu, e.g. v10_mine")
+    parser.add_argument("--build", help="the build tree (default: build/ at the repository's top)")
+    parser.add_argument("--seed", type=int, help="the seed of the random shapes (default: drawn, "
+                        "and printed, so that a run can be repeated)")
+    parser.add_argument("--shapes", type=int, default=4,
+                        help="how many random awkward shapes (default 4)")
+    parser.add_argument("--csv", help="append the grade as one row to this file (the header is "
+                        "written when it is new)")
+    parser.add_argument("--no-build", action="store_true", help="do not build first (the "
+                        "grade-<lesson>-<version> target has built it)")
+    parser.add_argument("--no-large", action="store_true", help="leave out the test cases past "
+                        "2^31 elements (tens of seconds each)")
     args = parser.parse_args(argv[1:])
     return grade(args)
 

@@ -3,7 +3,8 @@
 # the README's homework table names to the name it gives, renames the copy's @file and writes its
 # @brief as the README says ("vN: vK with a student's change"). Prints each copy as LESSON/FILE,
 # one per line, on stdout. Fails if a version is missing or a copy's name is taken.
-# usage: tools/homework-copies.sh [TREE]   (default: this repository)
+# usage: tools/homework-copies.sh [TREE]   (default: this repository, whose lessons then hold the
+# copies until you delete them; homework-check.sh passes a scratch copy of the tree instead)
 set -uo pipefail
 src="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 fail() { echo "homework-copies: $*" >&2; exit 1; }

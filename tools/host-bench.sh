@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The host's share of the largest cases: a benchmark, not a test. Runs each lesson's largest case
-# (the sizes in the README's "Sizes past 2^31" section) once, checked, and prints a table of where the
-# time went: the whole run, the host setting up (inputs, reference, copies to the GPU), the host
-# checking, and the GPU (its runs, L2 flushes and ceiling probes), from the program's own wall line.
+# The host's share of the largest cases: a benchmark, not a test. Runs the largest case of lessons
+# 02 to 06 (the README's "Sizes past 2^31" table, with 06 at three containers of 2^33 floats and
+# cuBLAS beside 02's v24) once each, checked, with one warm-up and two timed runs, and prints a
+# table of where the time went: the whole run, the host setting up (inputs, reference, copies to
+# the GPU), the host checking, and the GPU (its runs, the cache flushes between them and the
+# bandwidth and FLOP/s probes that measure the ceilings), from the program's own wall line.
 #   SIZES=large   the largest cases, past 2^31 (default); SIZES=2p31: each about 2^31 elements
 #   OMP_NUM_THREADS=N   the host threads (default: every core); 1 is the serial baseline
 # usage: tools/host-bench.sh [BUILD_DIR]   (default: build/)
