@@ -88,8 +88,6 @@ typedef struct {
     const float *column;       /* the column pass: B's column, gathered once */
     size_t column_index;       /* ... and which it is */
     const size_t *rows, *cols; /* the listed elements (NULL: every element, row-major) */
-    cl_worst *worst;           /* one per chunk, merged in chunk order */
-    size_t chunk;
 } check_args;
 
 static void note(cl_worst *worst, const float *c, int n, size_t i, size_t j, double want,
@@ -102,7 +100,7 @@ static void note(cl_worst *worst, const float *c, int n, size_t i, size_t j, dou
 }
 
 /* Elements one by one (every one, or a list): k multiply-adds each down a column of B. */
-static void element_chunk(void *context, size_t begin, size_t end)
+static cl_worst element_chunk(void *context, size_t begin, size_t end)
 {
     const check_args *x = (const check_args *)context;
     cl_worst worst = {0};
@@ -114,7 +112,7 @@ static void element_chunk(void *context, size_t begin, size_t end)
             reference_element(x->a, x->b, x->n, x->k, (int)i, (int)j, x->ring, &magnitude);
         note(&worst, x->c, x->n, i, j, want, magnitude, x->ring);
     }
-    x->worst[begin / x->chunk] = worst;
+    return worst;
 }
 
 #define ROW_CHUNK 512 /* columns of one row of C per chunk: its sums live on the stack */
@@ -122,7 +120,7 @@ static void element_chunk(void *context, size_t begin, size_t end)
 /* A whole row of C: each chunk of its columns walks B's rows, reading them contiguously instead of
    one column at a time (a cache miss per term). The sums run over p in the same order as
    reference_element(): the same values, bit for bit. */
-static void row_chunk(void *context, size_t begin, size_t end)
+static cl_worst row_chunk(void *context, size_t begin, size_t end)
 {
     const check_args *x = (const check_args *)context;
     const float *row = x->a + x->row * (size_t)x->k;
@@ -150,11 +148,11 @@ static void row_chunk(void *context, size_t begin, size_t end)
         note(&worst, x->c, x->n, x->row, j,
              x->ring == SEMIRING_MIN_PLUS ? (double)best[j - begin] : sum[j - begin],
              magnitude[j - begin], x->ring);
-    x->worst[begin / x->chunk] = worst;
+    return worst;
 }
 
 /* A whole column of C: B's column is gathered once, then each row of A is a contiguous dot. */
-static void column_chunk(void *context, size_t begin, size_t end)
+static cl_worst column_chunk(void *context, size_t begin, size_t end)
 {
     const check_args *x = (const check_args *)context;
     cl_worst worst = {0};
@@ -175,24 +173,15 @@ static void column_chunk(void *context, size_t begin, size_t end)
         note(&worst, x->c, x->n, i, x->column_index,
              x->ring == SEMIRING_MIN_PLUS ? (double)best : sum, magnitude, x->ring);
     }
-    x->worst[begin / x->chunk] = worst;
+    return worst;
 }
 
-/* Runs one pass of the check over @p count items in chunks of @p chunk, merging into @p worst. */
-static void check_pass(check_args *x, size_t count, size_t chunk, cl_chunk_fn fn, cl_worst *worst,
+/* Runs one pass of the check, its worst element merged into @p worst (passes in order). */
+static void check_pass(check_args *x, size_t count, size_t chunk, cl_worst_fn fn, cl_worst *worst,
                        const char *what)
 {
-    const size_t chunks = cl_chunks(count, chunk);
-    x->worst = (cl_worst *)malloc(chunks * sizeof *x->worst);
-    if (x->worst == NULL)
-        abort();
-    x->chunk = chunk;
-    cl_progress progress;
-    cl_progress_begin(&progress, (double)count, "--no-check skips it", "%s", what);
-    cl_parallel_for(count, chunk, fn, x, &progress);
-    for (size_t c = 0; c < chunks; c++)
-        cl_worst_merge(worst, &x->worst[c]);
-    free(x->worst);
+    const cl_worst pass = cl_parallel_worst(count, chunk, fn, x, what);
+    cl_worst_merge(worst, &pass);
 }
 
 /* The samples' generator: a 64-bit LCG, its high bits. */
@@ -206,7 +195,7 @@ cl_worst gemm_check_product(const float *a, const float *b, const float *c, int 
                             semiring ring, uint64_t seed)
 {
     cl_worst worst = {0};
-    check_args x = {a, b, c, m, n, k, ring, 0, NULL, 0, NULL, NULL, NULL, 0};
+    check_args x = {a, b, c, m, n, k, ring, 0, NULL, 0, NULL, NULL};
     char what[96];
     if ((uint64_t)m * (uint64_t)n * (uint64_t)k <= GEMM_FULL_CHECK_MACS) {
         snprintf(what, sizeof what, "checking every element of C against the double reference");

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -75,12 +76,11 @@ typedef struct {
     const float *x, *w, *y;
     const conv_shape *s;
     const size_t *rows, *columns; /* the listed outputs; NULL: every output, row-major */
-    cl_worst *worst;              /* one per chunk, merged in chunk order */
 } check_args;
 
 #define CHECK_CHUNK 256 /* outputs per chunk: each is C K multiply-adds */
 
-static void check_chunk(void *context, size_t begin, size_t end)
+static cl_worst check_chunk(void *context, size_t begin, size_t end)
 {
     const check_args *c = (const check_args *)context;
     const conv_shape *s = c->s;
@@ -94,7 +94,7 @@ static void check_chunk(void *context, size_t begin, size_t end)
         const float got = c->y[row * s->length + i];
         cl_worst_note(&worst, cl_scaled_error(got, want, magnitude), row, i, got, want);
     }
-    c->worst[begin / CHECK_CHUNK] = worst;
+    return worst;
 }
 
 cl_worst conv_check_outputs(const float *x, const float *w, const float *y, const conv_shape *s,
@@ -127,19 +127,10 @@ cl_worst conv_check_outputs(const float *x, const float *w, const float *y, cons
             list_columns[count++] = (size_t)(cl_next_random(&state) % s->length);
         }
     }
-    const size_t chunks = cl_chunks(count, CHECK_CHUNK);
-    cl_worst *worst = (cl_worst *)malloc(chunks * sizeof *worst);
-    if (worst == NULL)
-        abort();
-    check_args c = {x, w, y, s, list_rows, list_columns, worst};
-    cl_progress progress;
-    cl_progress_begin(&progress, (double)count, "--no-check skips it",
-                      "checking %zu outputs against the double reference", count);
-    cl_parallel_for(count, CHECK_CHUNK, check_chunk, &c, &progress);
-    cl_worst result = {0};
-    for (size_t k = 0; k < chunks; k++)
-        cl_worst_merge(&result, &worst[k]);
-    free(worst);
+    check_args c = {x, w, y, s, list_rows, list_columns};
+    char what[96];
+    snprintf(what, sizeof what, "checking %zu outputs against the double reference", count);
+    const cl_worst result = cl_parallel_worst(count, CHECK_CHUNK, check_chunk, &c, what);
     free(list_rows);
     free(list_columns);
     return result;

@@ -89,7 +89,7 @@ typedef struct {
     double iterations;       /**< the reference's total iteration count: the work */
 } mandel_check;
 
-/** Compares a whole image with the reference (in parallel where OpenMP is available). */
+/** Compares a whole image with the reference, its rows on every host thread (cl_parallel.h). */
 mandel_check mandel_check_image(const mandel_params *p, mandel_arithmetic arithmetic,
                                 const unsigned *counts, const float *smooth);
 

@@ -7,9 +7,11 @@
 #include "mandelbrot.h"
 
 #include "cl_check.h"
+#include "cl_parallel.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 mandel_params mandel_view_params(mandel_view view, unsigned width, unsigned maxiter)
 {
@@ -56,33 +58,63 @@ mandel_pixel mandel_reference(const mandel_params *p, mandel_arithmetic arithmet
     return result;
 }
 
+typedef struct {
+    const mandel_params *p;
+    mandel_arithmetic arithmetic;
+    const unsigned *counts;
+    const float *smooth;
+    mandel_check *rows; /* one per row of the image: what the check found there */
+} check_args;
+
+/* One chunk of rows: every pixel's escape count, bit for bit, and its smooth value. */
+static void check_rows(void *context, size_t begin, size_t end)
+{
+    const check_args *a = (const check_args *)context;
+    const size_t width = a->p->width;
+    for (size_t py = begin; py < end; py++) {
+        mandel_check row = {0, (size_t)-1, 0.0, 0.0};
+        for (size_t px = 0; px < width; px++) {
+            const size_t i = py * width + px;
+            const mandel_pixel ref =
+                mandel_reference(a->p, a->arithmetic, (unsigned)px, (unsigned)py);
+            row.iterations += ref.count;
+            if (a->counts[i] != ref.count) {
+                if (row.count_mismatches++ == 0)
+                    row.first_mismatch = i;
+                continue;
+            }
+            /* infinity for NaN or infinity, so the largest error sees it */
+            const double error =
+                cl_scaled_error(a->smooth[i], ref.smooth, ref.smooth > 1.0 ? ref.smooth : 1.0);
+            row.smooth_error = error > row.smooth_error ? error : row.smooth_error;
+        }
+        a->rows[py] = row;
+    }
+}
+
 mandel_check mandel_check_image(const mandel_params *p, mandel_arithmetic arithmetic,
                                 const unsigned *counts, const float *smooth)
 {
-    const long width = (long)p->width;
-    size_t mismatches = 0, first = (size_t)-1;
-    double worst = 0.0, iterations = 0.0;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : mismatches, iterations)               \
-    reduction(min : first) reduction(max : worst)
-#endif
-    for (long py = 0; py < width; py++) {
-        for (long px = 0; px < width; px++) {
-            const size_t i = (size_t)py * (size_t)width + (size_t)px;
-            const mandel_pixel ref = mandel_reference(p, arithmetic, (unsigned)px, (unsigned)py);
-            iterations += ref.count;
-            if (counts[i] != ref.count) {
-                mismatches++;
-                first = i < first ? i : first;
-                continue;
-            }
-            /* infinity for NaN or infinity, so the max reduction sees it */
-            const double error =
-                cl_scaled_error(smooth[i], ref.smooth, ref.smooth > 1.0 ? ref.smooth : 1.0);
-            worst = error > worst ? error : worst;
-        }
+    const size_t width = p->width;
+    mandel_check *rows = (mandel_check *)malloc((width ? width : 1) * sizeof *rows);
+    if (rows == NULL)
+        abort();
+    check_args a = {p, arithmetic, counts, smooth, rows};
+    cl_progress progress;
+    cl_progress_begin(&progress, (double)width, "--no-check skips it",
+                      "checking %zu x %zu pixels against the CPU's replay", width, width);
+    cl_parallel_for(width, 1, check_rows, &a, &progress);
+    /* the rows in order: integer counts and sums, the first mismatch, the largest error */
+    mandel_check c = {0, (size_t)-1, 0.0, 0.0};
+    for (size_t py = 0; py < width; py++) {
+        if (c.count_mismatches == 0 && rows[py].count_mismatches > 0)
+            c.first_mismatch = rows[py].first_mismatch;
+        c.count_mismatches += rows[py].count_mismatches;
+        c.iterations += rows[py].iterations;
+        c.smooth_error =
+            rows[py].smooth_error > c.smooth_error ? rows[py].smooth_error : c.smooth_error;
     }
-    mandel_check c = {mismatches, first, worst, iterations};
+    free(rows);
     return c;
 }
 

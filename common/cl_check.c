@@ -36,11 +36,6 @@ double cl_scaled_error(float got, double ref, double magnitude)
     return diff == 0.0 ? 0.0 : magnitude > 0.0 ? diff / magnitude : INFINITY;
 }
 
-double cl_worse_error(double worst, double error)
-{
-    return (error > worst || isnan(error)) ? error : worst;
-}
-
 cl_check_result cl_check_array_f32(const float *got, const double *ref, size_t n, double tolerance)
 {
     cl_check_result r = {0};

@@ -88,9 +88,6 @@ cl_check_result cl_check_array_f32(const float *got, const double *ref, size_t n
  */
 double cl_scaled_error(float got, double ref, double magnitude);
 
-/** The running worst error of a check: the larger of the two, NaN counting as the largest. */
-double cl_worse_error(double worst, double error);
-
 /**
  * The verdict on two checked runs of the same work: the first run and the last timed run. Returns
  * the failing one, else the one with the larger error. When only the last fails, says on stderr

@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -119,6 +120,36 @@ void cl_parallel_phase(size_t count, size_t chunk, cl_chunk_fn fn, void *context
     cl_progress progress;
     cl_progress_begin(&progress, (double)count, NULL, "%s", what);
     cl_parallel_for(count, chunk, fn, context, &progress);
+}
+
+typedef struct {
+    cl_worst_fn fn;
+    void *context;
+    size_t chunk;
+    cl_worst *worst; /* one per chunk */
+} worst_args;
+
+static void worst_chunk(void *context, size_t begin, size_t end)
+{
+    const worst_args *a = (const worst_args *)context;
+    a->worst[begin / a->chunk] = a->fn(a->context, begin, end);
+}
+
+cl_worst cl_parallel_worst(size_t count, size_t chunk, cl_worst_fn fn, void *context,
+                           const char *what)
+{
+    const size_t chunks = cl_chunks(count, chunk);
+    worst_args a = {fn, context, chunk, (cl_worst *)calloc(chunks ? chunks : 1, sizeof(cl_worst))};
+    if (a.worst == NULL)
+        abort();
+    cl_progress progress;
+    cl_progress_begin(&progress, (double)count, "--no-check skips it", "%s", what);
+    cl_parallel_for(count, chunk, worst_chunk, &a, &progress);
+    cl_worst result = {0};
+    for (size_t c = 0; c < chunks; c++)
+        cl_worst_merge(&result, &a.worst[c]);
+    free(a.worst);
+    return result;
 }
 
 /* Each staging buffer: big enough that a copy's fixed cost is nothing beside its transfer. */

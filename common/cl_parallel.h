@@ -13,6 +13,8 @@
 #ifndef CL_PARALLEL_H
 #define CL_PARALLEL_H
 
+#include "cl_check.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,6 +84,17 @@ void cl_parallel_for(size_t count, size_t chunk, cl_chunk_fn fn, void *context,
  */
 void cl_parallel_phase(size_t count, size_t chunk, cl_chunk_fn fn, void *context, size_t bytes,
                        const char *doing);
+
+/** One chunk of a check, items [begin, end): the worst output among them (cl_worst_note()). */
+typedef cl_worst (*cl_worst_fn)(void *context, size_t begin, size_t end);
+
+/**
+ * A check as one phase: runs @p fn over items [0, @p count) in chunks of @p chunk on every thread
+ * and merges the chunks' worst outputs in chunk order, so that any number of threads finds the
+ * same one. Its progress line (@p what) says that --no-check skips it.
+ */
+cl_worst cl_parallel_worst(size_t count, size_t chunk, cl_worst_fn fn, void *context,
+                           const char *what);
 
 /**
  * cudaMemcpy for large buffers, at the bus's speed: through two pinned staging buffers, each

@@ -5,6 +5,8 @@
  */
 #include "mandelbrot.h"
 
+#include "cl_parallel.h"
+
 #include "cl_unit.h"
 
 #include <math.h>
@@ -71,8 +73,17 @@ int main(void)
     mandel_check c = mandel_check_image(&p, MANDEL_PINNED, counts, smooth);
     EXPECT(c.count_mismatches == 0 && c.smooth_error < 1e-7 && c.iterations == expected_work);
     counts[777]++;
+    counts[900]++;
+    /* on one thread and on five: the same first mismatch, count and work (rows merged in order) */
+    cl_set_threads(1);
+    const mandel_check one = mandel_check_image(&p, MANDEL_PINNED, counts, smooth);
+    cl_set_threads(5);
     c = mandel_check_image(&p, MANDEL_PINNED, counts, smooth);
-    EXPECT(c.count_mismatches == 1 && c.first_mismatch == 777);
+    cl_set_threads(0);
+    EXPECT(c.count_mismatches == 2 && c.first_mismatch == 777);
+    EXPECT(one.count_mismatches == 2 && one.first_mismatch == 777 &&
+           one.iterations == c.iterations && one.smooth_error == c.smooth_error);
+    counts[900]--;
     counts[777]--;
     smooth[5] = NAN;
     c = mandel_check_image(&p, MANDEL_PINNED, counts, smooth);

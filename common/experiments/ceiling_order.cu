@@ -10,10 +10,10 @@
  */
 #include "cl_bench.h"
 #include "cl_cuda_check.h"
+#include "cl_parallel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define WARMUP          3
 #define REPEATS         20
@@ -43,13 +43,6 @@ static double clock_mhz(unsigned long long *d_out, cudaStream_t stream)
     CL_CUDA_CHECK(cudaMemcpyAsync(out, d_out, sizeof out, cudaMemcpyDeviceToHost, stream));
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
     return out[1] ? (double)out[0] * 1e3 / (double)out[1] : 0.0;
-}
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 int main(int argc, char **argv)
@@ -87,12 +80,12 @@ int main(int argc, char **argv)
 
     printf("SM clock, MHz: before the ceilings %.0f\n", clock_mhz(d_clock, bench.stream));
     (void)cl_measure_ceilings(&bench);
-    const double end = seconds_now();
+    const double end = cl_seconds();
     printf("after the ceilings (ms since they ended, MHz):");
     for (int i = 0; i < CLOCK_SAMPLES; i++) {
-        while (seconds_now() < end + 1e-3 * i)
+        while (cl_seconds() < end + 1e-3 * i)
             ;
-        const double at = (seconds_now() - end) * 1e3;
+        const double at = (cl_seconds() - end) * 1e3;
         printf(" %.1f:%.0f", at, clock_mhz(d_clock, bench.stream));
     }
     printf("\n");
