@@ -3,9 +3,7 @@
  * @brief The library baseline: cublasGemmEx with CUBLAS_COMPUTE_32F and CUBLAS_GEMM_DEFAULT (the
  * library's heuristic picks the algorithm; no workspace is set, so it uses its default one). For
  * FP32 inputs that is plain SGEMM on the CUDA cores, no TF32 tensor cores
- * (CUBLAS_COMPUTE_32F_FAST_TF32 would be another contest); for BF16 inputs (--type bf16), the
- * tensor cores with FP32 accumulation and an FP32 C, the tensor-core path's contract (in the
- * default math mode: the handle's pedantic one is for FP32).
+ * (CUBLAS_COMPUTE_32F_FAST_TF32 would be another contest: the tensor cores are lesson 08's).
  *
  * cuBLAS is column-major. A row-major m×n C is a column-major n×m Cᵀ, and Cᵀ = Bᵀ·Aᵀ, where the
  * row-major B and A are exactly the column-major Bᵀ and Aᵀ: so we ask for the n×m product of B
@@ -40,22 +38,4 @@ void gemm(const float *a, const float *b, float *c, int m, int n, int k, semirin
                                  a, CUDA_R_32F, k, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
                                  CUBLAS_GEMM_DEFAULT),
                     "cublasGemmEx");
-}
-
-void gemm_bf16(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k,
-               void *workspace, cudaStream_t stream)
-{
-    (void)workspace;
-    const float one = 1.0f, zero = 0.0f;
-    cublasHandle_t handle = cl_cublas_handle(stream);
-    /* the handle's pedantic mode is for the FP32 contest; BF16 gets the default math (tensor
-       cores), with split-k partial sums kept in FP32 */
-    cl_cublas_check(
-        cublasSetMathMode(handle, (cublasMath_t)(CUBLAS_DEFAULT_MATH |
-                                                 CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)),
-        "cublasSetMathMode");
-    cl_cublas_check(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_16BF, n,
-                                 a, CUDA_R_16BF, k, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
-                                 CUBLAS_GEMM_DEFAULT),
-                    "cublasGemmEx (BF16)");
 }

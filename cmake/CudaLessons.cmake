@@ -168,6 +168,10 @@ function(_cl_add_measure_target kind lesson csv what programs)
                     COMMAND ${CUDA_LESSONS_PYTHON3} "${CUDA_LESSONS_ROOT}/docs/pages.py" update
                     DEPENDS ${programs} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "${what} into docs/results/${csv} (needs a GPU)")
+  # the runner's arguments, one a line, for scripts (tools/ceiling-check.sh, and
+  # tools/multi-gpu-check.sh, which can run a measurement's cases in parts on several GPUs)
+  list(JOIN ARGN "\n" measure_lines)
+  file(WRITE "${CMAKE_BINARY_DIR}/measure/${lesson}-${kind}.args" "${measure_lines}\n")
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_${kind}_COMMANDS ${runner_command})
   set_property(GLOBAL APPEND PROPERTY CUDA_LESSONS_${kind}_PROGRAMS ${programs})
 endfunction()
@@ -423,9 +427,6 @@ function(cuda_lessons_add_lesson)
     endforeach()
     _cl_add_measure_target(sweep ${lesson} "${lesson}-sweep.csv" "Sweeping ${lesson}" "${targets}"
                            ${sweep_args} "${bin_dir}")
-    # the sweep's runner arguments, one a line, for scripts (tools/ceiling-check.sh)
-    list(JOIN sweep_args "\n" sweep_lines)
-    file(WRITE "${CMAKE_BINARY_DIR}/measure/${lesson}-sweep.args" "${sweep_lines}\n${bin_dir}\n")
   endif()
   # the exercises' solutions, measured beside the versions they start from
   if(solutions AND L_EXERCISE_CASES)

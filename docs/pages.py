@@ -596,6 +596,7 @@ def site_copy(page, lesson, stem, label, nav, parts_line):
     page = re.sub(r"\]\(\.\./docs/results/([^)]+)\)", r"](\1)", page)
     page = re.sub(r"\]\(\.\./docs/course\.md\)", "](@ref course)", page)
     page = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", page)
+    page = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)", page)
     page = re.sub(r"\]\(README\.md\)", f"](@ref lesson_{lesson})", page)
     page = re.sub(r"\]\(([a-z0-9-]+)\.md\)", rf"](@ref lesson_{lesson}_\1)", page)
     page = re.sub(r"\]\(figures/([^)]+)\)", rf"]({lesson}-\1)", page)

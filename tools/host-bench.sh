@@ -20,8 +20,8 @@ if [ "${SIZES:-large}" = large ]; then
     "06-atomics-counting v13_lane_tiles --n 2^28 --lengths powerlaw"
     "06-atomics-counting v13_lane_tiles --n 3 --mean 2^33"
     "02-gemm v14_padded_operands --n 32768"
-    "02-gemm v24_vector_copies --type bf16 --m 65536 --n 65536 --k 16384"
-    "02-gemm baseline_cublas --type bf16 --m 65536 --n 65536 --k 16384"
+    "08-tensor-cores v10_vector_copies --m 65536 --n 65536 --k 16384"
+    "08-tensor-cores baseline_cublas --m 65536 --n 65536 --k 16384"
   )
 else
   cases=(
@@ -30,7 +30,7 @@ else
     "05-convolution v12_trimmed_band --n 2^31 --mask 127"
     "06-atomics-counting v13_lane_tiles --n 2^26 --lengths powerlaw"
     "02-gemm v14_padded_operands --n 16384"
-    "02-gemm v24_vector_copies --type bf16 --m 32768 --n 32768 --k 8192"
+    "08-tensor-cores v10_vector_copies --m 32768 --n 32768 --k 8192"
   )
 fi
 printf "%-72s %4s %7s %7s %7s %7s  %s\n" "case" "exit" "total" "setup" "check" "GPU" "check verdict"

@@ -11,6 +11,12 @@
 #       match:REGEX       the gpu tests (those past 2^31 too) whose names match REGEX
 #       grade:LESSON      tools/grade.py on LESSON's homework copy, timed
 #       bench:SIZES:T     tools/host-bench.sh at SIZES (large or 2p31) on T host threads
+#       measure:LESSON:KIND[:REGEX]  LESSON's runner measurement KIND (results, sweep or
+#                         exercises) into measure-LESSON-KIND[-REGEX].csv, with only the cases
+#                         that match REGEX (no spaces): one measurement in parts on several GPUs,
+#                         whose CSVs, joined in the order of the cases, are the target's own
+#       extras:LESSON     LESSON's experiments/gpu-extras.sh (its evidence files come back in
+#                         results.tar)
 #     (default: the gpu tests, then the grades, then the sanitize tests of every lesson)
 #   SKIP=FILE      test names, one per line, that a test job leaves out (passed in an earlier call)
 #   DEADLINE=S     seconds from the start by which every job stops (default 560)
@@ -28,7 +34,7 @@ left() { local s=$((deadline - $(date +%s))); echo $((s > 1 ? s : 1)); }
   nvcc --version | tail -1; date -u; nproc; free -g | head -2; } > "$out/device.txt" 2>&1
 cat "$out/device.txt"
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
-lessons="01-pairwise 02-gemm 03-reduction 04-histogram 05-convolution 06-atomics-counting 07-control-flow"
+lessons="01-pairwise 02-gemm 03-reduction 04-histogram 05-convolution 06-atomics-counting 07-control-flow 08-tensor-cores"
 if [ -z "${GPU_JOBS:-}" ]; then
   GPU_JOBS=""
   for lesson in $lessons; do GPU_JOBS+="tests:$lesson grade:$lesson sanitize:$lesson "; done
@@ -83,6 +89,31 @@ run_job() {
       OMP_NUM_THREADS=8 timeout "$(left)" python3 tools/grade.py --no-build --build build-gpu \
         --seed 2026 --csv "$out/grades.csv" "$rest" "$version" > "$out/grade-$rest.txt" 2>&1
       status=$? ;;
+    measure)
+      local lesson=${rest%%:*} kind part regex=""
+      part=${rest#*:}
+      kind=${part%%:*}
+      [ "$part" != "$kind" ] && regex=${part#*:}
+      local name="measure-$lesson-$kind${regex:+-$(printf "%s" "$regex" | tr -c 'a-zA-Z0-9_-' '_')}"
+      local -a runner_args
+      # the target's arguments, less the cases that do not match (a --case and its value)
+      mapfile -t runner_args < <(python3 -c '
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+i = 0
+while i < len(lines):
+    if lines[i] == "--case":
+        if re.search(sys.argv[2], lines[i + 1]):
+            print(lines[i]); print(lines[i + 1])
+        i += 2
+    else:
+        print(lines[i]); i += 1' "build-gpu/measure/$lesson-$kind.args" "$regex")
+      timeout "$(left)" build-gpu/bin/cl_runner --csv "$out/$name.csv" "${runner_args[@]}" \
+        > "$out/$name.txt" 2>&1
+      status=$? ;;
+    extras)
+      timeout "$(left)" bash "$rest/experiments/gpu-extras.sh" build-gpu > "$out/extras-$rest.log" 2>&1
+      status=$? ;;
     bench)
       local sizes=${rest%%:*} threads=${rest#*:}
       SIZES=$sizes OMP_NUM_THREADS=$threads timeout "$(left)" tools/host-bench.sh build-gpu \
@@ -112,4 +143,6 @@ cat "$out"/bench-*.txt 2>/dev/null
 } | tee "$out/summary.txt"
 cp "$out/summary.txt" "$final/summary.txt"
 (cd "$out" && tar -cf "$final/logs.tar" ./*)
+# the evidence files that extras jobs wrote (docs/results is the repository's own, all of it)
+tar -cf "$final/results.tar" docs/results
 exit 0

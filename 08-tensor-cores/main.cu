@@ -1,0 +1,162 @@
+/**
+ * @file main.cu
+ * @brief Lesson 08's harness, shared by every version: options, inputs, the checked run, timing,
+ * report. A version file brings gemm() and gemm_workspace_bytes() (tensor_gemm.h).
+ */
+#include "tensor_gemm.h"
+
+#include "cl_bench.h"
+#include "cl_cuda_check.h"
+#include "cl_gemm_check.h"
+#include "cl_parallel.h"
+#include "tensor_ceiling.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int parse_dim(const char *text, void *target, char *accepted, size_t len)
+{
+    uint64_t value;
+    if (cl_parse_size(text, &value) != 0 || value < 1 || value > GEMM_MAX_DIM) {
+        snprintf(accepted, len, "a matrix dimension from 1 to 65536");
+        return -1;
+    }
+    *(int *)target = (int)value;
+    return 0;
+}
+
+typedef struct {
+    const __nv_bfloat16 *a, *b;
+    float *c;
+    void *workspace; /* gemm_workspace_bytes() of it, for the versions that need one */
+    int m, n, k;
+    const float *host_a, *host_b; /* the BF16 inputs' values, as floats, for the reference */
+    float *host_c;                /* where the output is copied back */
+    uint64_t seed;                /* picks the sampled elements */
+} run_args;
+
+static void launch(void *context, cudaStream_t stream)
+{
+    const run_args *r = (const run_args *)context;
+    gemm(r->a, r->b, r->c, r->m, r->n, r->k, r->workspace, stream);
+}
+
+/* C starts as NaN everywhere before a checked run, so an element nobody wrote fails. */
+static void poison_output(void *context, cudaStream_t stream)
+{
+    const run_args *r = (const run_args *)context;
+    cl_poison(r->c, (size_t)r->m * (size_t)r->n * sizeof(float), stream);
+}
+
+/* Copies C back to the host and checks it against the double-precision reference. */
+static cl_check_result check_output(void *context, cudaStream_t stream)
+{
+    const run_args *r = (const run_args *)context;
+    CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    cl_copy_to_host(r->host_c, r->c, (size_t)r->m * (size_t)r->n * sizeof(float), "C");
+    const cl_worst worst =
+        cl_check_product(r->host_a, r->host_b, r->host_c, r->m, r->n, r->k, 0, r->seed);
+    /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
+       FMA). BF16 products are exact in FP32 (8 + 8 significant bits), but the tensor cores add
+       them with truncation, not rounding: up to twice the error per addition, so gamma_2k bounds
+       it. */
+    cl_check_result result =
+        cl_check_scaled(worst.error, 0.0, 1.0, cl_float_gamma(2.0 * r->k),
+                        "max |c - exact| / sum |a*b| over the checked elements");
+    cl_check_where(&result, "C[%zu][%zu] = %.9g; the reference is %.17g (the worst checked)",
+                   worst.row, worst.col, worst.got, worst.want);
+    return result;
+}
+
+int main(int argc, char **argv)
+{
+    cl_options opt;
+    int m = 0, k = 0; /* 0: the same as --n */
+    const cl_extra_option extra[] = {
+        {"m", "M", "rows of A and C (1 to 65536)", "--n", parse_dim, &m},
+        {"k", "K", "columns of A, rows of B (1 to 65536)", "--n", parse_dim, &k}};
+    cl_options_defaults(&opt, 2048);
+    cl_parse_options(argc, argv,
+                     "Lesson 08: C = A·B on the tensor cores (m×k times k×n, row-major; A and B "
+                     "BF16, C FP32), checked against double precision. --n sets the columns of B "
+                     "and C, and m and k unless given.",
+                     &opt, extra, 2);
+    if (opt.n < 1 || opt.n > GEMM_MAX_DIM)
+        cl_bad_input("n", opt.n_text, "expected a matrix dimension from 1 to 65536");
+    const int n = (int)opt.n;
+    m = m ? m : n;
+    k = k ? k : n;
+    const size_t a_count = (size_t)m * (size_t)k, b_count = (size_t)k * (size_t)n;
+    const size_t a_bytes = a_count * sizeof(__nv_bfloat16);
+    const size_t b_bytes = b_count * sizeof(__nv_bfloat16);
+    const size_t c_bytes = (size_t)m * (size_t)n * sizeof(float);
+    /* the host keeps A and B as floats (for the reference), and their BF16 copies to upload */
+    const size_t host_inputs = (a_count + b_count) * (sizeof(float) + sizeof(__nv_bfloat16));
+    cl_require_host_memory(opt.n_text, host_inputs + c_bytes);
+
+    cl_bench bench;
+    cl_bench_open(&bench, "08-tensor-cores", argv[0], &opt);
+    const size_t workspace_bytes = gemm_workspace_bytes(m, n, k);
+    cl_require_device_memory(&bench.dev, opt.n_text, a_bytes + b_bytes + c_bytes + workspace_bytes);
+
+    float *a = (float *)cl_host_alloc(opt.n_text, a_count * sizeof(float), "the matrix A");
+    float *b = (float *)cl_host_alloc(opt.n_text, b_count * sizeof(float), "the matrix B");
+    float *c = (float *)cl_host_alloc(opt.n_text, c_bytes, "the matrix C");
+    cl_fill_matrix(a, a_count, opt.seed);
+    cl_fill_matrix(b, b_count, opt.seed + 1);
+    /* rounded once, here, outside any timing: the floats left in a and b are the BF16 values */
+    unsigned short *bits_a = (unsigned short *)cl_host_alloc(opt.n_text, a_bytes, "BF16 A");
+    unsigned short *bits_b = (unsigned short *)cl_host_alloc(opt.n_text, b_bytes, "BF16 B");
+    cl_round_to_bf16(a, bits_a, a_count);
+    cl_round_to_bf16(b, bits_b, b_count);
+    __nv_bfloat16 *d_a, *d_b;
+    float *d_c;
+    CL_CUDA_CHECK(cudaMalloc(&d_a, a_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_b, b_bytes));
+    CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
+    void *workspace = cl_device_alloc_zeroed(workspace_bytes);
+    cl_copy_to_device(d_a, bits_a, a_bytes, "A");
+    cl_copy_to_device(d_b, bits_b, b_bytes, "B");
+    free(bits_a);
+    free(bits_b);
+    run_args args = {d_a, d_b, d_c, workspace, m, n, k, a, b, c, opt.seed};
+    const cl_run run = {launch, poison_output, check_output, &args};
+
+    cl_report *report = &bench.report;
+    cl_report_append_case(report, "m=%d k=%d", m, k);
+    /* 2mnk operations, on the tensor cores, whose dense BF16 rate a probe measures
+       (tensor_ceiling.cu) */
+    report->unit = "TFLOP/s";
+    report->ceiling_name = "BF16 tensor rate";
+    report->work = 2.0 * (double)m * (double)n * (double)k;
+    report->unit_per_second = 1e12;
+
+    /* The checked run; the last timed run is checked again after timing. */
+    cl_bench_check(&bench, &run);
+    const cl_ceilings *ceilings = cl_bench_time(&bench, &run);
+    if (ceilings != NULL)
+        report->ceiling = measure_bf16_tensor_tflops(&bench);
+    /* A product with few rows (or columns) does little arithmetic per byte: at m = 16 each BF16
+       element of B read (2 bytes) takes part in 32 operations. Reading A and B once and writing C
+       once at the read bandwidth then takes longer than the arithmetic, and that time is the
+       ceiling (the roofline's lower arm). */
+    if (ceilings != NULL) {
+        const double bytes = 2.0 * ((double)a_count + (double)b_count) + 4.0 * m * (double)n;
+        const double memory_bound = report->work / bytes * ceilings->read_gbps * 1e9 / 1e12;
+        if (memory_bound < report->ceiling) {
+            report->ceiling = memory_bound;
+            report->ceiling_name = "read bandwidth";
+        }
+    }
+    free(a);
+    free(b);
+    free(c);
+
+    CL_CUDA_CHECK(cudaFree(d_a));
+    CL_CUDA_CHECK(cudaFree(d_b));
+    CL_CUDA_CHECK(cudaFree(d_c));
+    CL_CUDA_CHECK(cudaFree(workspace));
+    return cl_bench_finish(&bench);
+}

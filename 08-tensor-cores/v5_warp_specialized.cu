@@ -1,0 +1,188 @@
+/**
+ * @file v5_warp_specialized.cu
+ * @brief v5: v4 with the warps specialised: a producer warpgroup that only issues the copies,
+ * two consumer warpgroups that only issue wgmma, each stage handed back by an "empty" mbarrier, and
+ * the registers moved from the producer to the consumers (`setmaxnreg`).
+ *
+ * In v4 every step ends with the whole block at a barrier: the wgmmas of a step must finish
+ * (wait_group 0) before thread 0 may refill their stage, so the tensor cores idle between steps
+ * while the warpgroups drain, meet and restart. Here the roles are split:
+ *  - The producer (warpgroup 0, one thread of it) runs ahead: for each step it waits until the
+ *    stage is empty, then starts its copies. It needs a handful of registers.
+ *  - Each consumer waits for a stage to be full, issues its four wgmmas, and waits only for the
+ *    previous step's group (wait_group 1): this step's wgmmas keep the tensor cores busy while the
+ *    previous stage is handed back (one arrival per consumer on the stage's empty barrier).
+ *  - Registers: a block of 384 threads may hold 168 each at launch (65536 / 384); the producer
+ * gives its share back (setmaxnreg.dec to 40) and the consumers take it (setmaxnreg.inc to 232),
+ * room for their 128 accumulators and the addresses around them.
+ */
+#include "cl_cuda_check.h"
+#include "launch.h"
+#include "ptx.h"
+#include "tensor_gemm.h"
+
+#define BM           128
+#define BN           256
+#define BK           64  /* 64 BF16 = 128 bytes: one swizzled row */
+#define THREADS      384 /* a producer warpgroup and two consumers */
+#define STAGES       4
+#define ROW_BYTES    128
+#define B_BLOCK      64 /* columns of B per box: B's tile is BN / 64 boxes */
+#define WGMMA_K      16
+#define A_TILE_BYTES (BM * BK * 2)
+#define B_BOX_BYTES  (BK * B_BLOCK * 2)
+#define STAGE_BYTES  (A_TILE_BYTES + BN / B_BLOCK * B_BOX_BYTES)
+#define SMEM_BYTES   (STAGES * STAGE_BYTES + 1024 + 2 * STAGES * 8) /* align, then barriers */
+#define ALIGN        8    /* elements: TMA's 16-byte row pitch in BF16 */
+#define LINE         64   /* elements: a padded row is whole 128-byte lines */
+#define PAD_BLOCKS   2048 /* enough rows in flight to fill the GPU */
+
+#if PTX_HAVE_WGMMA
+/* Asks the copy engine for step @p step's boxes into @p stage, completing on @p full. */
+static __device__ __forceinline__ void load_step(char *stage, uint64_t *full,
+                                                 const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                 int step, int block_row, int block_col)
+{
+    ptx_mbarrier_arrive_expect_bytes(full, STAGE_BYTES);
+    ptx_tma_load_2d(stage, map_a, step * BK, block_row, full);
+    for (int j = 0; j < BN / B_BLOCK; j++)
+        ptx_tma_load_2d(stage + A_TILE_BYTES + j * B_BOX_BYTES, map_b, block_col + j * B_BLOCK,
+                        step * BK, full);
+}
+#endif
+
+__global__ void __launch_bounds__(THREADS, 1)
+    gemm_warp_specialized(const __grid_constant__ CUtensorMap map_a,
+                          const __grid_constant__ CUtensorMap map_b, float *c, int m, int n, int k)
+{
+#if PTX_HAVE_WGMMA
+    extern __shared__ char smem_raw[];
+    char *stages = (char *)(((size_t)smem_raw + 1023) / 1024 * 1024); /* swizzle atoms: 1024 */
+    uint64_t *full = (uint64_t *)(stages + STAGES * STAGE_BYTES);
+    uint64_t *empty = full + STAGES;
+    const int warpgroup = threadIdx.x / 128, thread = threadIdx.x % 128;
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    const int steps = (k + BK - 1) / BK;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            ptx_mbarrier_init(&full[s], 1);  /* the producer's arrival, and the bytes */
+            ptx_mbarrier_init(&empty[s], 2); /* one arrival per consumer warpgroup */
+        }
+        ptx_fence_barrier_init(); /* the barriers, visible to the copy engine */
+    }
+    __syncthreads();
+
+    if (warpgroup == 0) {
+        /* the producer */
+        ptx_setmaxnreg_dec_40();
+        if (thread == 0)
+            for (int step = 0; step < steps; step++) {
+                const int s = step % STAGES;
+                if (step >= STAGES) /* the consumers' release of this stage's previous use */
+                    ptx_mbarrier_wait(&empty[s], (step / STAGES + 1) % 2);
+                load_step(stages + s * STAGE_BYTES, &full[s], &map_a, &map_b, step, block_row,
+                          block_col);
+            }
+    } else {
+        /* a consumer: rows 64·(warpgroup − 1) of the block's 128 */
+        ptx_setmaxnreg_inc_232();
+        const int consumer = warpgroup - 1;
+        float d[128];
+#pragma unroll
+        for (int j = 0; j < 128; j++)
+            d[j] = 0.0f;
+        for (int step = 0; step < steps; step++) {
+            const int s = step % STAGES;
+            ptx_mbarrier_wait(&full[s], step / STAGES % 2);
+            const char *stage = stages + s * STAGE_BYTES;
+            const uint64_t desc_a =
+                ptx_wgmma_descriptor(ptx_smem_address(stage + consumer * 64 * ROW_BYTES), 16, 1024);
+            const uint64_t desc_b =
+                ptx_wgmma_descriptor(ptx_smem_address(stage + A_TILE_BYTES), B_BOX_BYTES, 1024);
+            ptx_wgmma_fence();
+#pragma unroll
+            for (int p = 0; p < BK / WGMMA_K; p++) /* 16 of k: 32 bytes on in A, 16 rows in B */
+                ptx_wgmma_m64n256k16_bf16(d, desc_a + (p * WGMMA_K * 2 >> 4),
+                                          desc_b + (p * WGMMA_K * ROW_BYTES >> 4), 1);
+            ptx_wgmma_commit();
+            ptx_wgmma_wait_all_but_one(); /* the previous step's group is done: its stage is free */
+            if (step > 0 && thread == 0)
+                ptx_mbarrier_arrive(&empty[(step - 1) % STAGES]);
+        }
+        ptx_wgmma_wait_all();
+
+        /* d[4j + e] is row 16·(warp % 4) + lane/4 + 8·(e/2), column 8j + 2·(lane%4) + e%2 of
+           this consumer's 64 × 256 */
+        const int warp = thread / 32, lane = thread % 32;
+#pragma unroll
+        for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+            for (int half = 0; half < 2; half++) {
+                const int row = block_row + consumer * 64 + 16 * warp + lane / 4 + 8 * half;
+                const int col = block_col + 8 * j + 2 * (lane % 4);
+                if (row >= m)
+                    continue;
+                float *out = &c[(size_t)row * n + col];
+                if (col + 1 < n && n % 2 == 0) {
+                    *(float2 *)out = make_float2(d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
+                } else {
+                    if (col < n)
+                        out[0] = d[4 * j + 2 * half];
+                    if (col + 1 < n)
+                        out[1] = d[4 * j + 2 * half + 1];
+                }
+            }
+    }
+#else
+    (void)map_a, (void)map_b, (void)c, (void)m, (void)n, (void)k; /* wgmma: sm_90a only */
+#endif
+}
+
+/* to[row][col] = from[row][col] for col < cols, 0 up to @p pitch: rows padded to whole lines. A
+   block per row at a time, its threads along the row: no division per element. */
+__global__ void pad_rows(const __nv_bfloat16 *from, __nv_bfloat16 *to, int rows, int cols,
+                         int pitch)
+{
+    for (int row = blockIdx.x; row < rows; row += gridDim.x)
+        for (int col = threadIdx.x; col < pitch; col += blockDim.x)
+            to[(size_t)row * pitch + col] =
+                col < cols ? from[(size_t)row * cols + col] : __float2bfloat16(0.0f);
+}
+
+static int padded(int x)
+{
+    return (x + LINE - 1) / LINE * LINE;
+}
+
+size_t gemm_workspace_bytes(int m, int n, int k)
+{
+    if (k % ALIGN == 0 && n % ALIGN == 0)
+        return 0;
+    return ((size_t)m * padded(k) + (size_t)k * padded(n)) * sizeof(__nv_bfloat16);
+}
+
+void gemm(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k,
+          void *workspace, cudaStream_t stream)
+{
+    gemm_require_device(9, 0, 1, BUILT_FOR_SM90A, "wgmma and TMA (sm_90a)");
+    tc_allow_shared((const void *)gemm_warp_specialized,
+                    SMEM_BYTES); /* past 48 KB a kernel must ask */
+    int pitch_a = k, pitch_b = n;
+    if (k % ALIGN != 0 || n % ALIGN != 0) {
+        __nv_bfloat16 *padded_a = (__nv_bfloat16 *)workspace;
+        __nv_bfloat16 *padded_b = padded_a + (size_t)m * padded(k);
+        pitch_a = padded(k), pitch_b = padded(n);
+        pad_rows<<<PAD_BLOCKS, 256, 0, stream>>>(a, padded_a, m, k, pitch_a);
+        CL_LAUNCH_CHECK("pad_rows");
+        pad_rows<<<PAD_BLOCKS, 256, 0, stream>>>(b, padded_b, k, n, pitch_b);
+        CL_LAUNCH_CHECK("pad_rows");
+        a = padded_a, b = padded_b;
+    }
+    CUtensorMap map_a, map_b; /* passed by value: the kernel reads them from its parameters */
+    tma_map_bf16(&map_a, a, m, k, pitch_a, BM, BK);
+    tma_map_bf16(&map_b, b, k, n, pitch_b, BK, B_BLOCK);
+    const dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
+    gemm_warp_specialized<<<grid, THREADS, SMEM_BYTES, stream>>>(map_a, map_b, c, m, n, k);
+    CL_LAUNCH_CHECK("gemm_warp_specialized");
+}

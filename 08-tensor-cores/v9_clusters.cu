@@ -1,0 +1,279 @@
+/**
+ * @file v9_clusters.cu
+ * @brief v9: v8 with the blocks in clusters of two along m, each block's half of B's boxes
+ * multicast into both blocks' shared memory: one read of B from L2 feeds two tiles.
+ *
+ * Each step a v8 block reads 16 KB of A and 32 KB of B from L2 for its 128 × 256 tile, and the
+ * block that computes the tile below reads the same 32 KB of B. Hopper groups blocks into
+ * thread-block clusters that run at once on one GPC and may reach each other's shared memory. Here
+ * the two blocks of a cluster take vertically adjacent tiles (the same columns of B), and each
+ * asks the copy engine for two of B's four boxes with `.multicast::cluster`: the engine writes
+ * each box into both blocks and signals each block's own full barrier, which therefore still
+ * expects the whole stage. L2 serves 32 KB per block and step instead of 48.
+ *
+ * The price is coupling: a block may refill a stage only when the consumers of *both* blocks have
+ * released it, since its copies land in the other's shared memory too. Each consumer arrives on
+ * the stage's empty barrier in both blocks (`mapa` names the other block's barrier; threads 0 and 1
+ * send one each), so each empty barrier counts four arrivals. These arrivals keep mbarrier's
+ * default CTA-scope release: the wgmma wait before them already finished the stage's reads, and a
+ * `.release.cluster` arrival, issued every step, stalls the warpgroup (the page has the cost). The
+ * blocks meet (`barrier.cluster`) after setting up their barriers, before the other may signal
+ * them, and again before leaving, while the other may still do so. Tiles go to clusters in pairs,
+ * in v6's order over rows of two tiles; when m leaves the second tile of a pair empty, its block
+ * still loads and multiplies (zeros, which its store clips) so that its partner gets its half of B.
+ */
+#include "cl_cuda_check.h"
+#include "launch.h"
+#include "ptx.h"
+#include "tensor_gemm.h"
+
+#define BM            128
+#define BN            256
+#define BK            64  /* 64 BF16 = 128 bytes: one swizzled row */
+#define THREADS       384 /* a producer warpgroup and two consumers */
+#define STAGES        4
+#define ROW_BYTES     128
+#define B_BLOCK       64 /* columns of B per box: B's tile is BN / 64 boxes */
+#define WGMMA_K       16
+#define A_TILE_BYTES  (BM * BK * 2)
+#define B_BOX_BYTES   (BK * B_BLOCK * 2)
+#define STAGE_BYTES   (A_TILE_BYTES + BN / B_BLOCK * B_BOX_BYTES)
+#define C_BOX_COLS    32 /* 32 floats = 128 bytes: one swizzled row */
+#define C_BOX_BYTES   (64 * C_BOX_COLS * 4)
+#define C_ROUND_COLS  64 /* a consumer's results leave 64 columns (two boxes) at a time */
+#define STAGING_BYTES (2 * 2 * C_BOX_BYTES) /* two boxes per consumer */
+#define SMEM_BYTES    (STAGES * STAGE_BYTES + STAGING_BYTES + 1024 + 2 * STAGES * 8)
+#define GROUP_ROWS    8    /* tile rows walked down before moving one column on */
+#define CLUSTER       2    /* blocks per cluster, on vertically adjacent tiles */
+#define ALIGN_A       8    /* BF16 elements: TMA's 16-byte row pitch */
+#define ALIGN_C       4    /* floats: the same for C */
+#define LINE_A        64   /* BF16 elements: a padded row is whole 128-byte lines */
+#define LINE_C        32   /* floats: the same for C */
+#define PAD_BLOCKS    2048 /* enough rows in flight to fill the GPU */
+
+#if PTX_HAVE_WGMMA
+/* Asks the copy engine for step @p step's boxes into @p stage, completing on @p full: A's box for
+   this block alone, and B's boxes j with j % CLUSTER == @p rank into every block of the cluster. */
+static __device__ __forceinline__ void load_step(char *stage, uint64_t *full,
+                                                 const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                 int step, int block_row, int block_col,
+                                                 unsigned rank)
+{
+    ptx_mbarrier_arrive_expect_bytes(full, STAGE_BYTES); /* the other block's boxes included */
+    ptx_tma_load_2d(stage, map_a, step * BK, block_row, full);
+    for (int j = rank; j < BN / B_BLOCK; j += CLUSTER)
+        ptx_tma_load_2d_multicast(stage + A_TILE_BYTES + j * B_BOX_BYTES, map_b,
+                                  block_col + j * B_BLOCK, step * BK, full, (1 << CLUSTER) - 1);
+}
+
+/* The origin of the cluster's first tile of pair @p pair, in v6's order over pairs of tiles
+   (CLUSTER × BM rows): groups of GROUP_ROWS pair rows, column-major within a group. */
+static __device__ __forceinline__ void pair_origin(int pair, int m, int n, int *pair_row,
+                                                   int *block_col)
+{
+    const int pair_rows = (m + CLUSTER * BM - 1) / (CLUSTER * BM), tile_cols = (n + BN - 1) / BN;
+    const int first_row = pair / (GROUP_ROWS * tile_cols) * GROUP_ROWS;
+    const int rows_in_group = min(GROUP_ROWS, pair_rows - first_row);
+    const int in_group = pair % (GROUP_ROWS * tile_cols);
+    *pair_row = (first_row + in_group % rows_in_group) * CLUSTER * BM;
+    *block_col = in_group / rows_in_group * BN;
+}
+#endif
+
+__global__ void __launch_bounds__(THREADS, 1)
+    gemm_clusters(const __grid_constant__ CUtensorMap map_a,
+                  const __grid_constant__ CUtensorMap map_b,
+                  const __grid_constant__ CUtensorMap map_c, int m, int n, int k)
+{
+#if PTX_HAVE_WGMMA
+    extern __shared__ char smem_raw[];
+    char *stages = (char *)(((size_t)smem_raw + 1023) / 1024 * 1024); /* swizzle atoms: 1024 */
+    char *staging = stages + STAGES * STAGE_BYTES; /* 1024-aligned, as the swizzle needs */
+    uint64_t *full = (uint64_t *)(staging + STAGING_BYTES);
+    uint64_t *empty = full + STAGES;
+    const int warpgroup = threadIdx.x / 128, thread = threadIdx.x % 128;
+    const int pairs = ((m + CLUSTER * BM - 1) / (CLUSTER * BM)) * ((n + BN - 1) / BN);
+    const int steps = (k + BK - 1) / BK;
+    const unsigned rank = ptx_cluster_rank();
+    const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            ptx_mbarrier_init(&full[s], 1);            /* the producer's arrival, and the bytes */
+            ptx_mbarrier_init(&empty[s], 2 * CLUSTER); /* per consumer warpgroup of the cluster */
+        }
+        ptx_fence_barrier_init(); /* the barriers, visible to the copy engine and the cluster */
+    }
+    ptx_cluster_sync(); /* both blocks' barriers are set up before either signals the other's */
+
+    if (warpgroup == 0) {
+        /* the producer: `issued` counts the steps of all this block's tiles, and picks the stage
+           and the phase */
+        ptx_setmaxnreg_dec_40();
+        if (thread == 0) {
+            int issued = 0;
+            for (int pair = cluster; pair < pairs; pair += clusters) {
+                int block_row, block_col;
+                pair_origin(pair, m, n, &block_row, &block_col);
+                block_row += rank * BM;
+                for (int step = 0; step < steps; step++, issued++) {
+                    const int s = issued % STAGES;
+                    if (issued >= STAGES) /* the consumers' release of this stage's last use */
+                        ptx_mbarrier_wait(&empty[s], (issued / STAGES + 1) % 2);
+                    load_step(stages + s * STAGE_BYTES, &full[s], &map_a, &map_b, step, block_row,
+                              block_col, rank);
+                }
+            }
+        }
+    } else {
+        /* a consumer: rows 64·(warpgroup − 1) of each tile's 128 */
+        ptx_setmaxnreg_inc_232();
+        const int consumer = warpgroup - 1;
+        const int warp = thread / 32, lane = thread % 32;
+        int used = 0; /* the producer's `issued`, as seen from here */
+        for (int pair = cluster; pair < pairs; pair += clusters) {
+            int block_row, block_col;
+            pair_origin(pair, m, n, &block_row, &block_col);
+            block_row += rank * BM;
+            float d[128];
+#pragma unroll
+            for (int j = 0; j < 128; j++)
+                d[j] = 0.0f;
+            for (int step = 0; step < steps; step++, used++) {
+                const int s = used % STAGES;
+                ptx_mbarrier_wait(&full[s], used / STAGES % 2);
+                const char *stage = stages + s * STAGE_BYTES;
+                const uint64_t desc_a = ptx_wgmma_descriptor(
+                    ptx_smem_address(stage + consumer * 64 * ROW_BYTES), 16, 1024);
+                const uint64_t desc_b =
+                    ptx_wgmma_descriptor(ptx_smem_address(stage + A_TILE_BYTES), B_BOX_BYTES, 1024);
+                ptx_wgmma_fence();
+#pragma unroll
+                for (int p = 0; p < BK / WGMMA_K; p++) /* 16 of k: 32 bytes on in A, 16 rows in B */
+                    ptx_wgmma_m64n256k16_bf16(d, desc_a + (p * WGMMA_K * 2 >> 4),
+                                              desc_b + (p * WGMMA_K * ROW_BYTES >> 4), 1);
+                ptx_wgmma_commit();
+                ptx_wgmma_wait_all_but_one();     /* the previous step's group is done */
+                if (step > 0 && thread < CLUSTER) /* thread r tells block r: both copy here */
+                    ptx_mbarrier_arrive_cluster(&empty[(used - 1) % STAGES], thread);
+            }
+            ptx_wgmma_wait_all();
+            if (thread < CLUSTER) /* the tile's last stage, to both producers before the stores */
+                ptx_mbarrier_arrive_cluster(&empty[(used - 1) % STAGES], thread);
+
+            /* d[4j + e] is row 16·(warp % 4) + lane/4 + 8·(e/2), column 8j + 2·(lane%4) + e%2
+               of this consumer's 64 × 256. In a 128-byte swizzled box, 16-byte chunk q of row r
+               sits at chunk q ^ (r % 8): the 8 rows of a warp's store hit different banks. */
+            char *buffer = staging + consumer * 2 * C_BOX_BYTES;
+#pragma unroll
+            for (int j = 0; j < BN / 8; j++) {
+                const int col = 8 * j % C_ROUND_COLS + 2 * (lane % 4); /* in this round */
+                if (j % (C_ROUND_COLS / 8) == 0) { /* a round's first: wait for a free buffer */
+                    if (thread == 0) /* the engine has read the previous round out of it */
+                        ptx_bulk_wait_read_all();
+                    ptx_named_barrier(1 + consumer, 128);
+                }
+                char *box = buffer + col / C_BOX_COLS * C_BOX_BYTES;
+                const int chunk = col % C_BOX_COLS / 4;
+#pragma unroll
+                for (int half = 0; half < 2; half++) {
+                    const int row = 16 * warp + lane / 4 + 8 * half;
+                    *(float2 *)(box + row * 128 + (chunk ^ row % 8) * 16 + col % 4 * 4) =
+                        make_float2(d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
+                }
+                if ((j + 1) % (C_ROUND_COLS / 8) == 0) { /* the round's last: store it */
+                    ptx_fence_proxy_async(); /* these writes, visible to the copy engine */
+                    ptx_named_barrier(1 + consumer, 128);
+                    if (thread == 0) {
+                        const int row = block_row + consumer * 64;
+                        const int first = block_col + (j + 1) * 8 - C_ROUND_COLS;
+                        ptx_tma_store_2d(&map_c, buffer, first, row);
+                        ptx_tma_store_2d(&map_c, buffer + C_BOX_BYTES, first + C_BOX_COLS, row);
+                        ptx_bulk_commit();
+                    }
+                }
+            }
+        }
+        if (thread == 0) /* the last stores finish before the block, and its shared memory, go */
+            ptx_bulk_wait_all();
+    }
+    ptx_cluster_sync(); /* neither block leaves while the other may still signal its barriers */
+#else
+    (void)map_a, (void)map_b, (void)map_c, (void)m, (void)n, (void)k; /* wgmma: sm_90a only */
+#endif
+}
+
+/* to[row][col] = from[row][col] for col < cols, 0 up to @p pitch: rows padded to whole lines. A
+   block per row at a time, its threads along the row: no division per element. */
+__global__ void pad_rows(const __nv_bfloat16 *from, __nv_bfloat16 *to, int rows, int cols,
+                         int pitch)
+{
+    for (int row = blockIdx.x; row < rows; row += gridDim.x)
+        for (int col = threadIdx.x; col < pitch; col += blockDim.x)
+            to[(size_t)row * pitch + col] =
+                col < cols ? from[(size_t)row * cols + col] : __float2bfloat16(0.0f);
+}
+
+/* to[row][col] = from[row][col] for col < cols, where @p from's rows are @p pitch long: C out of
+   its padded buffer. */
+__global__ void unpad_rows(const float *from, float *to, int rows, int cols, int pitch)
+{
+    for (int row = blockIdx.x; row < rows; row += gridDim.x)
+        for (int col = threadIdx.x; col < cols; col += blockDim.x)
+            to[(size_t)row * cols + col] = from[(size_t)row * pitch + col];
+}
+
+static int padded(int x, int align)
+{
+    return (x + align - 1) / align * align;
+}
+
+size_t gemm_workspace_bytes(int m, int n, int k)
+{
+    size_t bytes = 0;
+    if (k % ALIGN_A != 0 || n % ALIGN_A != 0)
+        bytes +=
+            ((size_t)m * padded(k, LINE_A) + (size_t)k * padded(n, LINE_A)) * sizeof(__nv_bfloat16);
+    if (n % ALIGN_C != 0)
+        bytes += (size_t)m * padded(n, LINE_C) * sizeof(float);
+    return bytes;
+}
+
+void gemm(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k,
+          void *workspace, cudaStream_t stream)
+{
+    gemm_require_device(9, 0, 1, BUILT_FOR_SM90A, "wgmma and TMA (sm_90a)");
+    char *free_space = (char *)workspace;
+    int pitch_a = k, pitch_b = n, pitch_c = n;
+    if (k % ALIGN_A != 0 || n % ALIGN_A != 0) {
+        __nv_bfloat16 *padded_a = (__nv_bfloat16 *)free_space;
+        __nv_bfloat16 *padded_b = padded_a + (size_t)m * padded(k, LINE_A);
+        pitch_a = padded(k, LINE_A), pitch_b = padded(n, LINE_A);
+        free_space = (char *)(padded_b + (size_t)k * pitch_b);
+        pad_rows<<<PAD_BLOCKS, 256, 0, stream>>>(a, padded_a, m, k, pitch_a);
+        CL_LAUNCH_CHECK("pad_rows");
+        pad_rows<<<PAD_BLOCKS, 256, 0, stream>>>(b, padded_b, k, n, pitch_b);
+        CL_LAUNCH_CHECK("pad_rows");
+        a = padded_a, b = padded_b;
+    }
+    float *c_out = c;
+    if (n % ALIGN_C != 0)
+        c_out = (float *)free_space, pitch_c = padded(n, LINE_C);
+    CUtensorMap map_a, map_b, map_c; /* by value: the kernel reads them from its parameters */
+    tma_map_bf16(&map_a, a, m, k, pitch_a, BM, BK);
+    tma_map_bf16(&map_b, b, k, n, pitch_b, BK, B_BLOCK);
+    tma_map_f32(&map_c, c_out, m, n, pitch_c, 64, C_BOX_COLS);
+    /* as many clusters as run at once (a GPC holds a whole cluster, so maybe fewer than half the
+       SMs), never more than pairs of tiles */
+    tc_cluster_launch launch;
+    tc_cluster_launch_init(&launch, (const void *)gemm_clusters, CLUSTER, THREADS, SMEM_BYTES,
+                           stream);
+    const long long pairs =
+        (long long)((n + BN - 1) / BN) * ((m + CLUSTER * BM - 1) / (CLUSTER * BM));
+    tc_cluster_grid(&launch, pairs);
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, gemm_clusters, map_a, map_b, map_c, m, n, k));
+    if (c_out != c) {
+        unpad_rows<<<PAD_BLOCKS, 256, 0, stream>>>(c_out, c, m, n, pitch_c);
+        CL_LAUNCH_CHECK("unpad_rows");
+    }
+}

@@ -1,0 +1,56 @@
+/**
+ * @file cl_gemm_check.h
+ * @brief The matrix product's CPU side, shared by 02-gemm (FP32, plus-times and min-plus) and
+ * 08-tensor-cores (BF16 inputs): the seeded inputs, their rounding to BF16, and the check of
+ * C = A·B, row-major, A m×k and B k×n, against double precision.
+ */
+#ifndef CL_GEMM_CHECK_H
+#define CL_GEMM_CHECK_H
+
+#include "cl_check.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Fills x[0..count) with floats uniform in [-1, 1) from @p seed, on every host thread (element i
+ * from draw i of the seed's stream: the same bytes on any number of threads). */
+void cl_fill_matrix(float *x, size_t count, uint64_t seed);
+
+/**
+ * Rounds x[0..count) to BF16 (to nearest, ties to even) in place, and writes the BF16 bit patterns
+ * to bits[0..count): the floats left in x are exactly the values the GPU receives.
+ */
+void cl_round_to_bf16(float *x, unsigned short *bits, size_t count);
+
+/**
+ * The exact element (i, j) in double (plus-times), or with @p min_plus the float min over p of
+ * a + b (exact: a + b is one rounding, the same on both sides, and min is exact); @p magnitude
+ * receives Σ |a·b| for the error bound (0 for min-plus).
+ */
+double cl_product_element(const float *a, const float *b, int n, int k, int i, int j, int min_plus,
+                          double *magnitude);
+
+/* Up to this many multiply-adds the check recomputes every element of C; above, it recomputes the
+   first and last rows and columns (where partial tiles live) and CL_PRODUCT_CHECK_SAMPLES elements
+   drawn at random from the seed. */
+#define CL_PRODUCT_FULL_CHECK_MACS (1ull << 28)
+#define CL_PRODUCT_CHECK_SAMPLES   4096
+
+/**
+ * Compares C with the reference, as above, on every host thread: the worst element by |c - exact|
+ * / Σ|a·b| (with @p min_plus: 1 where it differs), the first among equals, and where it is. A row
+ * of C is computed by walking B's rows, and a column from B's column gathered once, so a check at
+ * 32768³ reads B contiguously.
+ */
+cl_worst cl_check_product(const float *a, const float *b, const float *c, int m, int n, int k,
+                          int min_plus, uint64_t seed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

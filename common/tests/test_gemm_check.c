@@ -1,0 +1,102 @@
+/**
+ * @file test_gemm_check.c
+ * @brief CPU tests of the matrix product's inputs and check (02-gemm's and 08-tensor-cores'): the
+ * same bytes and the same verdict on any number of threads, and a wrong element found and named
+ * wherever the check looks.
+ */
+#include "cl_gemm_check.h"
+
+#include "cl_check.h"
+#include "cl_parallel.h"
+
+#include "cl_unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* C = A B in float from the double reference, for an m x n x k product. */
+static void exact_product(const float *a, const float *b, float *c, int m, int n, int k,
+                          int min_plus)
+{
+    double magnitude;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            c[(size_t)i * n + j] =
+                (float)cl_product_element(a, b, n, k, i, j, min_plus, &magnitude);
+}
+
+int main(void)
+{
+    /* the inputs: 24-bit values in [-1, 1), the same on one thread and on five, and the BF16
+       rounding too */
+    const size_t count = 13 * CL_CHUNK + 333;
+    float *one = malloc(count * sizeof *one), *five = malloc(count * sizeof *five);
+    unsigned short *bits1 = malloc(count * sizeof *bits1), *bits5 = malloc(count * sizeof *bits5);
+    cl_set_threads(1);
+    cl_fill_matrix(one, count, 61);
+    cl_set_threads(5);
+    cl_fill_matrix(five, count, 61);
+    EXPECT(memcmp(one, five, count * sizeof *one) == 0);
+    int in_range = 1;
+    for (size_t i = 0; i < count; i++)
+        in_range &= one[i] >= -1.0f && one[i] < 1.0f;
+    EXPECT(in_range && one[0] != one[1]);
+    cl_set_threads(1);
+    cl_round_to_bf16(one, bits1, count);
+    cl_set_threads(5);
+    cl_round_to_bf16(five, bits5, count);
+    EXPECT(memcmp(one, five, count * sizeof *one) == 0 &&
+           memcmp(bits1, bits5, count * sizeof *bits1) == 0);
+    /* BF16 keeps 7 bits after the point: 1 + 1/256 and 1 + 3/256 are ties, to the even neighbour */
+    float ties[2] = {1.0f + 1.0f / 256.0f, 1.0f + 3.0f / 256.0f};
+    unsigned short tie_bits[2];
+    cl_round_to_bf16(ties, tie_bits, 2);
+    EXPECT(ties[0] == 1.0f && tie_bits[0] == 0x3F80);
+    EXPECT(ties[1] == 1.0f + 2.0f / 128.0f && tie_bits[1] == 0x3F82);
+    free(one);
+    free(five);
+    free(bits1);
+    free(bits5);
+
+    /* the check, everywhere (small) and at the edges and samples (m n k >
+       CL_PRODUCT_FULL_CHECK_MACS): an exact C passes, a wrong element is found and named where the
+       check looks, and the verdict is the same on one thread and on five */
+    const int shapes[2][3] = {{37, 41, 29}, {517, 1031, 600}};
+    const int rings[2] = {0, 1}; /* plus-times, min-plus */
+    for (int s = 0; s < 2; s++)
+        for (int r = 0; r < 2; r++) {
+            const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+            float *a = malloc((size_t)m * k * sizeof *a), *b = malloc((size_t)k * n * sizeof *b);
+            float *c = malloc((size_t)m * n * sizeof *c);
+            cl_fill_matrix(a, (size_t)m * k, 71);
+            cl_fill_matrix(b, (size_t)k * n, 72);
+            exact_product(a, b, c, m, n, k, rings[r]);
+            cl_worst worst = cl_check_product(a, b, c, m, n, k, rings[r], 73);
+            EXPECT(worst.error <= (rings[r] ? 0.0 : cl_float_gamma(k)));
+            /* one wrong element in the last row, then one in the first column */
+            const size_t wrong[2][2] = {{(size_t)m - 1, (size_t)n / 2}, {(size_t)m / 3, 0}};
+            for (int w = 0; w < 2; w++) {
+                float *at = &c[wrong[w][0] * n + wrong[w][1]];
+                const float kept = *at;
+                *at += 0.25f;
+                cl_set_threads(1);
+                const cl_worst worst1 = cl_check_product(a, b, c, m, n, k, rings[r], 73);
+                cl_set_threads(5);
+                worst = cl_check_product(a, b, c, m, n, k, rings[r], 73);
+                EXPECT(memcmp(&worst, &worst1, sizeof worst) == 0);
+                EXPECT(worst.row == wrong[w][0] && worst.col == wrong[w][1] && worst.got == *at);
+                EXPECT(worst.error > 1e-3);
+                *at = kept;
+            }
+            /* a NaN anywhere the check looks fails: a sampled element's */
+            c[0] = NAN;
+            worst = cl_check_product(a, b, c, m, n, k, rings[r], 73);
+            EXPECT(isnan(worst.got) && worst.row == 0 && worst.col == 0 && worst.error >= 1.0);
+            free(a);
+            free(b);
+            free(c);
+        }
+    cl_set_threads(0);
+    return cl_unit_report("02-gemm reference");
+}
