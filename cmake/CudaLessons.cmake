@@ -56,11 +56,11 @@ function(cuda_lessons_use_sm90a)
 endfunction()
 
 # ---- A lesson's description ----------------------------------------------------------------------
-# NN-topic/description.txt (docs/DESCRIPTION.md) declares each version's parent, part, kind, GPU need
-# and input type, and each exercise's: the build reads them there, never from the sources. Sets, in
-# the caller, DESC_PROGRAMS (the described programs: vN_name and exercise_<name>), DESC_<program>_<field>
-# for field parent, part, kind, gpu and inputs, and DESC_DEFAULT_gpu and DESC_DEFAULT_inputs (for a
-# program it does not describe: a student's homework copy).
+# NN-topic/description.txt (docs/DESCRIPTION.md) declares each version's parent, part, kind and GPU
+# need, and each exercise's GPU: the build reads them there, never from the sources. Sets, in the
+# caller, DESC_PROGRAMS (the described programs: vN_name and exercise_<name>), DESC_<program>_<field>
+# for field parent, part, kind and gpu, and DESC_DEFAULT_gpu (for a program it does not describe: a
+# student's homework copy).
 function(cuda_lessons_read_description dir)
   set(path "${dir}/description.txt")
   if(NOT EXISTS "${path}")
@@ -72,7 +72,6 @@ function(cuda_lessons_read_description dir)
   file(STRINGS "${path}" lines REGEX "^(version|exercise|default)( |$)")
   set(programs "")
   set(DESC_DEFAULT_gpu "any" PARENT_SCOPE)
-  set(DESC_DEFAULT_inputs "" PARENT_SCOPE)
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "#.*$" "" line "${line}")
     if(line MATCHES "^(version|exercise) +([a-z0-9_]+)(.*)$")
@@ -88,7 +87,7 @@ function(cuda_lessons_read_description dir)
     else()
       continue()
     endif()
-    foreach(field parent part kind gpu inputs)
+    foreach(field parent part kind gpu)
       if(fields MATCHES " ${field}=([^ ]+)")
         set(DESC_${program}_${field} "${CMAKE_MATCH_1}" PARENT_SCOPE)
       elseif(NOT program STREQUAL "DEFAULT")
@@ -97,19 +96,6 @@ function(cuda_lessons_read_description dir)
     endforeach()
   endforeach()
   set(DESC_PROGRAMS "${programs}" PARENT_SCOPE)
-endfunction()
-
-# Sets OUT to the programs of the lesson in DIR whose described FIELD is VALUE (02's BF16 versions:
-# inputs bf16), in the description's order.
-function(cuda_lessons_described out dir field value)
-  cuda_lessons_read_description("${dir}")
-  set(found "")
-  foreach(program IN LISTS DESC_PROGRAMS)
-    if(DESC_${program}_${field} STREQUAL "${value}")
-      list(APPEND found "${program}")
-    endif()
-  endforeach()
-  set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
 # ---- Once per build tree ------------------------------------------------------------------------
@@ -276,7 +262,7 @@ function(cuda_lessons_add_lesson)
       message(STATUS "cuda-lessons: ${lesson}/${source} is not in ${lesson}/description.txt, so "
                      "it is built as the lesson's default version (gpu=${DESC_DEFAULT_gpu}), as a "
                      "copy of the version its page suggests should be; a copy of one that needs "
-                     "more (sm_90a, BF16 inputs) needs that version's line there, with the name "
+                     "more (sm_90a, say) needs that version's line there, with the name "
                      "and parent changed: version ${stem} parent=vK part=P kind=optional gpu=G ...")
     endif()
     if(gpu STREQUAL "sm_90a")

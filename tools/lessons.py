@@ -37,7 +37,6 @@ class Version:
         self.part = int(fields.get("part", "1"))
         self.kind = fields.get("kind", "core")
         self.gpu = fields.get("gpu", "any")
-        self.inputs = fields.get("inputs", "")
 
     @property
     def new_path(self):
@@ -58,11 +57,11 @@ class Description:
         self.lesson = lesson
         self.path = path
         self.versions = {}  # stem -> Version, in the file's order
-        self.exercises = {}  # name -> {"gpu": ..., "inputs": ...}
+        self.exercises = {}  # name -> {"gpu": ...}
         self.paths = {}  # stem of a path's first version -> what the path is
         self.homework = None
         self.shapes = []  # the grader's random awkward shapes: argument templates
-        self.default = {"gpu": "any", "inputs": ""}
+        self.default = {"gpu": "any"}
         with open(path, encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
                 line = line.split("#", 1)[0].strip()
@@ -91,8 +90,8 @@ class Description:
                     raise DescriptionError(f"{where}: not a record: {line}")
 
     def _add(self, record, name, fields, where):
-        allowed = {"version": {"parent", "part", "kind", "gpu", "inputs"},
-                   "exercise": {"gpu", "inputs"}, "default": {"gpu", "inputs"}}[record]
+        allowed = {"version": {"parent", "part", "kind", "gpu"},
+                   "exercise": {"gpu"}, "default": {"gpu"}}[record]
         unknown = set(fields) - allowed
         if unknown:
             raise DescriptionError(f"{where}: {record} takes {', '.join(sorted(allowed))}, "
@@ -113,8 +112,7 @@ class Description:
                 raise DescriptionError(f"{where}: part={fields['part']}: expected a number")
             self.versions[name] = Version(name, fields)
         elif record == "exercise":
-            self.exercises[name] = {"gpu": fields.get("gpu", "any"),
-                                    "inputs": fields.get("inputs", "")}
+            self.exercises[name] = {"gpu": fields.get("gpu", "any")}
         else:
             self.default.update(fields)
 
@@ -260,14 +258,6 @@ def check_lesson(root, lesson):
                             f"with …' (description: parent={v.parent}); it reads '{brief[:60]}'")
         if v.parent_number is not None and v.parent_number >= k:
             problems.append(f"{rel}: {v.stem}'s parent {v.parent} comes after it")
-        with open(path, encoding="utf-8") as f:
-            code = f.read()
-        # 02's tensor-core versions implement the BF16 signature alone
-        bf16 = bool(re.search(r"^void gemm_bf16\(", code, re.M)) and \
-            not re.search(r"^void gemm\(", code, re.M)
-        if bf16 != (v.inputs == "bf16"):
-            problems.append(f"{rel}: {v.stem} inputs={v.inputs or '(the default)'}, but its source "
-                            f"{'implements gemm_bf16 alone' if bf16 else 'implements gemm'}")
         asked = gpu_asked_by(path)
         if asked != v.gpu:
             problems.append(f"{rel}: {v.stem} gpu={v.gpu}, but its source asks for {asked}")
