@@ -496,6 +496,7 @@ def page_words(text):
         if not in_code:
             prose += " " + line
     prose = re.sub(r"<!--[^>]*-->", " ", prose)
+    prose = re.sub(r"\]\([^)\s]*\)", "]", prose)  # a link's target is not read
     return len(re.findall(r"[A-Za-z0-9][A-Za-z0-9_.%/^-]*", prose))
 
 
@@ -585,6 +586,41 @@ def lesson_tables(d):
 MARKERS = r"<!--/?(m|goal|qv?|status)( ([^-]|-[^-])*)?-->"
 
 
+def glossary_anchor(heading):
+    """The anchor GitHub makes for a heading: lower case, letters, digits, spaces, hyphens and
+    underscores kept, spaces made hyphens."""
+    kept = re.sub(r"[^a-z0-9 _-]", "", heading.strip().lower())
+    return kept.replace(" ", "-")
+
+
+def glossary_links(text):
+    """Links into the glossary, written for GitHub (docs/glossary.md#anchor), as the site's
+    @refs: the page is `glossary` and each term's heading `glossary_<anchor>`."""
+    def ref(m):
+        anchor = m.group(1)
+        return f"](@ref glossary_{anchor.replace('-', '_')})" if anchor else "](@ref glossary)"
+    return re.sub(r"\]\((?:\.\./)?docs/glossary\.md(?:#([a-z0-9_-]+))?\)", ref,
+                  re.sub(r"\]\(\.\./docs/glossary\.md", "](docs/glossary.md", text))
+
+
+def glossary_site(root, out):
+    """The site's copy of docs/glossary.md: a label on the page and on every term's heading."""
+    with open(os.path.join(root, "docs", "glossary.md"), encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r"^# ([^\n]*)\n", r"# \1 {#glossary}\n", text, count=1)
+    def label(anchor):
+        return "glossary_" + anchor.replace("-", "_")
+    text = re.sub(r"^### ([^\n]*)$",
+                  lambda m: f"### {m.group(1)} {{#{label(glossary_anchor(m.group(1)))}}}",
+                  text, flags=re.M)
+    text = re.sub(r"\]\(#([a-z0-9_-]+)\)", lambda m: f"](@ref {label(m.group(1))})", text)
+    text = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", text)
+    text = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)", text)
+    text = re.sub(r"\]\(course\.md\)", "](@ref course)", text)
+    with open(os.path.join(out, "pages", "glossary.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def site_copy(page, lesson, stem, label, nav, parts_line):
     """The Doxygen copy of a page: a label, previous and next, a table of contents, and links that
     work on the site (evidence files beside the pages, lessons and parts as @ref, figures by
@@ -595,6 +631,7 @@ def site_copy(page, lesson, stem, label, nav, parts_line):
     page += f"\n---\n{nav}\n"
     page = re.sub(r"\]\(\.\./docs/results/([^)]+)\)", r"](\1)", page)
     page = re.sub(r"\]\(\.\./docs/course\.md\)", "](@ref course)", page)
+    page = glossary_links(page)
     page = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", page)
     page = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)", page)
     page = re.sub(r"\]\(README\.md\)", f"](@ref lesson_{lesson})", page)
@@ -786,6 +823,9 @@ def run(root, mode, out=None):
         course = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)",
                         course)
         course = re.sub(r"\]\(\.\./README\.md\)", "](index.html)", course)
+        course = re.sub(r"\]\(glossary\.md(#[a-z0-9_-]+)?\)", r"](../docs/glossary.md\1)", course)
+        course = glossary_links(course)
+        glossary_site(root, out)
         with open(os.path.join(out, "pages", "course.md"), "w", encoding="utf-8") as f:
             f.write(course)
 
@@ -804,13 +844,15 @@ def run(root, mode, out=None):
     else:
         readme = re.sub(r"\]\(([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", readme)
         readme = re.sub(r"\]\(docs/course\.md\)", "](@ref course)", readme)
+        readme = glossary_links(readme)
         readme = re.sub(r"\]\(docs/results/([^)]+)\)", r"](\1)", readme)
         readme = re.sub(MARKERS, "", readme)
         # the main page's sections stay out of the sidebar (HTML headings are no Doxygen
         # sections), so that it shows the course map and the lessons first
         readme = re.sub(r"\n## ([^\n]*)", r"\n<h2>\1</h2>", readme)
         readme = re.sub(r"^# ([^\n]*)\n", lambda m: f"# {m.group(1)}\n\n@subpage course \"The "
-                        f"course map\"\n\n@subpage lessons \"The lessons, in order\"\n", readme,
+                        f"course map\"\n\n@subpage lessons \"The lessons, in order\"\n\n@subpage glossary \"The "
+                        f"glossary\"\n", readme,
                         count=1)
         with open(os.path.join(out, "pages", "mainpage.md"), "w", encoding="utf-8") as f:
             f.write(readme)
