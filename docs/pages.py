@@ -583,6 +583,11 @@ def lesson_tables(d):
 
 # ---- The site's copies --------------------------------------------------------------------------
 
+# A lesson's results page (NN-topic/results.md): what an engineer wants, every runner case, the
+# sweeps, the goals and what was tried; its key sorts after every part.
+RESULTS_PAGE = "results.md"
+RESULTS_PART = 10 ** 6
+
 MARKERS = r"<!--/?(m|goal|qv?|status)( ([^-]|-[^-])*)?-->"
 
 
@@ -687,6 +692,8 @@ def run(root, mode, out=None):
             if part > 1:
                 stem = os.path.splitext(os.path.basename(page))[0]
                 chain.append((f"lesson_{lesson}_{stem}", f"{lesson}, part {part}"))
+        if os.path.exists(os.path.join(root, lesson, RESULTS_PAGE)):
+            chain.append((f"lesson_{lesson}_results", f"{lesson}, results"))
     chain_labels = [c[0] for c in chain]
 
     lesson_rows = "| lesson | what it teaches | status |\n|---|---|---|\n"
@@ -703,9 +710,13 @@ def run(root, mode, out=None):
         d = lessons.read_description(root, lesson)
         pages = lessons.part_pages(root, lesson)
         for name in sorted(os.listdir(os.path.join(root, lesson))):
-            if name.endswith(".md") and name != "README.md" and \
+            if name.endswith(".md") and name not in ("README.md", RESULTS_PAGE) and \
                     not re.match(r"^part[0-9]+-[a-z0-9-]+\.md$", name):
-                fail(f"{lesson}/{name}: a lesson's further pages are named partN-<name>.md")
+                fail(f"{lesson}/{name}: a lesson's further pages are named partN-<name>.md "
+                     f"(and its measurements go on {RESULTS_PAGE})")
+        # the results page: every case, sweep and try, after the teaching pages; no part of its own
+        if os.path.exists(os.path.join(root, lesson, RESULTS_PAGE)):
+            pages[RESULTS_PART] = os.path.join(root, lesson, RESULTS_PAGE)
         goals_total, met_total = 0, 0
         filled, originals = {}, {}
         teaches = ""
@@ -758,7 +769,8 @@ def run(root, mode, out=None):
                     page, goals = fill_markers(root, where, page, measured, extra, goals)
             goals_total += goals.goals
             met_total += goals.met
-            course_map += map_row(root, lesson, page_path, page, d, part)
+            if part != RESULTS_PART:
+                course_map += map_row(root, lesson, page_path, page, d, part)
             filled[stem] = page
 
         status = "no goal set" if goals_total == 0 else f"{met_total} of {goals_total} goals met"
