@@ -305,6 +305,61 @@ def tables_of(columns_per_table, items):
     return [items[i:i + columns_per_table] for i in range(0, len(items), columns_per_table)]
 
 
+def versions_block(r, d, part, case, where, with_results_page):
+    """A teaching page's versions table (Harris's columns): one row per version of the part and the
+    library at one case: its time, % of the ceiling, the speedup of its step over its parent and
+    since v1, and its ratio to the library."""
+    if case not in r.cases:
+        fail(f"{where}: versions case '{case}' is not in the runner's results ({', '.join(r.cases)})")
+    by_number = {v.number: v for v in d.by_number()}
+
+    def ms(stem):
+        row = r.rows.get((stem, case))
+        return float(row["ms"]) if row and row["check"] == "PASS" else None
+    first = by_number.get(1)
+    v1_ms = ms(first.stem) if first else None
+    every = (" Every case, with the plots, is on [the results page](results.md)."
+             if with_results_page else "")
+    block = (f"At `{case}` on {r.device}, {r.date}: each version's median time, its share of "
+             f"the {r.ceiling_name if len(r.ceilings) == 1 else 'case' + chr(39) + 's ceiling'}, "
+             f"the speedup of its step (over its parent) and since v1, and its time ratio to "
+             f"{r.base or 'the library'} (> 1: faster).{every}\n\n"
+             "| version | kind | time (ms) | % of ceiling | this step | since v1 | × library |\n"
+             "|---|---|--:|--:|--:|--:|--:|\n")
+    rows = [(v.stem, v) for v in d.part_versions(part)]
+    rows += [(b, None) for b in r.versions if b.startswith("baseline_")]
+    for stem, v in rows:
+        row = r.rows.get((stem, case))
+        if row is None:
+            continue
+        if row["check"] != "PASS":
+            block += f"| `{stem}` | {v.kind if v else 'library'} | {row['check']} | | | | |\n"
+            continue
+        t = float(row["ms"])
+        step = "—"
+        if v is not None and v.parent == "new":
+            step = "new path"
+        elif v is not None and v.parent_number is not None:
+            parent = by_number.get(v.parent_number)
+            p_ms = ms(parent.stem) if parent else None
+            step = f"{p_ms / t:.2f}×" if p_ms else "—"
+        since = f"{v1_ms / t:.2f}×" if v1_ms else "—"
+        vs = row["vs"].replace("x", "×") if row["vs"] else "—"
+        block += (f"| `{stem}` | {v.kind if v else 'library'} | {t:.4g} | {row['pct']}% | {step} | "
+                  f"{since} | {vs} |\n")
+    return block
+
+
+def splice_versions(page, r, d, part, where, with_results_page):
+    """<!-- versions "CASE":begin --> ... <!-- versions "CASE":end -->: the part's versions table."""
+    for case in re.findall(r'<!-- versions "([^"]+)":begin -->', page):
+        if r is None:
+            fail(f"{where}: a versions table needs the runner's results")
+        page = splice(page, f'versions "{case}"',
+                      versions_block(r, d, part, case, where, with_results_page))
+    return page
+
+
 def results_block(r, lesson, name, kind, plot_folder, plotter):
     """The measured block of a lesson: the runner's table (a row per version, a column per case,
     in tables of at most five cases) or the sweep's (a row per case, the programs in tables of at
@@ -733,6 +788,7 @@ def run(root, mode, out=None):
                 if "<!-- results:begin -->" in page:
                     page = splice(page, "results", results_block(
                         runner, lesson, lesson, "results", plot_folder, plotter))
+            page = splice_versions(page, runner, d, part, where, RESULTS_PART in pages)
             page, goals = fill_markers(root, where, page, runner)
             page = splice_includes(root, page)
             if stem == "README":

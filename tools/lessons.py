@@ -194,9 +194,13 @@ def part_pages(root, lesson):
 def table_versions(text):
     """The rows of a page's versions table in order: (stem, the step cell's first word)."""
     rows = []
+    generated = False  # the measured versions table the pages engine writes is not this one
     for line in text.split("\n"):
+        if re.match(r'^<!-- versions "[^"]*":(begin|end) -->', line):
+            generated = line.endswith(":begin -->")
+            continue
         m = re.match(r"^\| `(v[0-9]+_[a-z0-9_]+)(\.cu)?` \|([^|]*)\|", line)
-        if m:
+        if m and not generated:
             rows.append((m.group(1), m.group(3).strip().split(",")[0].split(" ")[0]))
     return rows
 
