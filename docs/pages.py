@@ -322,10 +322,11 @@ def versions_block(r, d, part, case, where, with_results_page):
              if with_results_page else "")
     block = (f"At `{case}` on {r.device}, {r.date}: each version's median time, its share of "
              f"the {r.ceiling_name if len(r.ceilings) == 1 else 'case' + chr(39) + 's ceiling'}, "
-             f"the speedup of its step (over its parent) and since v1, and its time ratio to "
-             f"{r.base or 'the library'} (> 1: faster).{every}\n\n"
-             "| version | kind | time (ms) | % of ceiling | this step | since v1 | × library |\n"
-             "|---|---|--:|--:|--:|--:|--:|\n")
+             f"the speedup of its step (over its parent) and since v1"
+             + (f", and its time ratio to {r.base} (> 1: faster)" if r.base else "") + f".{every}\n\n"
+             "| version | kind | time (ms) | % of ceiling | this step | since v1 |"
+             + (" × library |" if r.base else "") + "\n|---|---|--:|--:|--:|--:|"
+             + ("--:|" if r.base else "") + "\n")
     rows = [(v.stem, v) for v in d.part_versions(part)]
     rows += [(b, None) for b in r.versions if b.startswith("baseline_")]
     for stem, v in rows:
@@ -333,7 +334,8 @@ def versions_block(r, d, part, case, where, with_results_page):
         if row is None:
             continue
         if row["check"] != "PASS":
-            block += f"| `{stem}` | {v.kind if v else 'library'} | {row['check']} | | | | |\n"
+            block += f"| `{stem}` | {v.kind if v else 'library'} | {row['check']} | | | |"
+            block += " |\n" if r.base else "\n"
             continue
         t = float(row["ms"])
         step = "—"
@@ -346,7 +348,7 @@ def versions_block(r, d, part, case, where, with_results_page):
         since = f"{v1_ms / t:.2f}×" if v1_ms else "—"
         vs = row["vs"].replace("x", "×") if row["vs"] else "—"
         block += (f"| `{stem}` | {v.kind if v else 'library'} | {t:.4g} | {row['pct']}% | {step} | "
-                  f"{since} | {vs} |\n")
+                  f"{since} |" + (f" {vs} |" if r.base else "") + "\n")
     return block
 
 
