@@ -694,6 +694,8 @@ def site_copy(page, lesson, stem, label, nav, parts_line):
     page = re.sub(r"\]\(\.\./docs/results/([^)]+)\)", r"](\1)", page)
     page = re.sub(r"\]\(\.\./docs/course\.md\)", "](@ref course)", page)
     page = glossary_links(page)
+    # a link to a section of another page goes to the page on the site (its anchors differ)
+    page = re.sub(r"(\]\((?:\.\./[0-9][0-9]-[a-z-]+/)?[A-Za-z0-9-]+\.md)#[a-z0-9_-]+\)", r"\1)", page)
     page = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", page)
     page = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)", page)
     page = re.sub(r"\]\(README\.md\)", f"](@ref lesson_{lesson})", page)
