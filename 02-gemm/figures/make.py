@@ -99,8 +99,8 @@ def register_block():
 def tile_hierarchy():
     fig = svgfig.Figure(820, 366, "v9: block tile, warp tiles, thread tile")
     header(fig, "v8 → v9: a block tile, warp tiles and a thread's outputs",
-           "128 × 256 outputs per block as 2 × 4 warps of 64 × 64; a thread's 16 × 8: 4 row groups "
-           "16 apart, 2 column groups 32 apart.")
+           "A block's 128 × 256 outputs as 2 × 4 warps of 64 × 64; a thread's 16 × 8 in 4 row "
+           "groups and 2 column groups.")
     x0, y0 = 40, 80
     w, h = 512 / 2, 256 / 2  # 256 columns x 128 rows at 1 unit per column
     fig.rect(x0, y0, w, h, fill=IDLE, stroke=INK, width=2)

@@ -1,7 +1,7 @@
 /**
  * @file four_claims.cu
- * @brief Exercise 6 of 04-histogram, a solution: v13 with the first four vectors per thread
- * claiming cache slots instead of one.
+ * @brief Exercise "A bigger sample" of 04-histogram (part 2), a solution: v13 with the first four
+ * vectors per thread claiming cache slots instead of one.
  *
  * A larger sample sees more of the frequent bins before the slots are fixed, at the cost of four
  * loads and claims per thread before the first count. Which bins end up cached decides how many

@@ -1,7 +1,7 @@
 /**
  * @file four_loads.cu
- * @brief Exercise 2 of 04-histogram, a solution: v6 with four 16-byte loads in flight per thread
- * in its lane-copies path instead of two.
+ * @brief Exercise "Four loads" of 04-histogram (part 1), a solution: v6 with four 16-byte loads in
+ * flight per thread in its lane-copies path instead of two.
  *
  * Twice v6's bytes in flight per thread, for the same warps; the values wait in registers until
  * all four loads have landed, so the question is whether the registers fit under v6's cap of

@@ -1,7 +1,7 @@
 /**
  * @file merge_every_bin.cu
- * @brief Exercise 1 of 04-histogram, a solution: v2 merging every bin of its private histogram
- * into the global one, the empty ones too.
+ * @brief Exercise "Empty bins" of 04-histogram (part 1), a solution: v2 merging every bin of its
+ * private histogram into the global one, the empty ones too.
  *
  * v2 starts one block per 256 values and merges after each: with more bins than values per block,
  * most of a block's bins are empty, and each merge is a global atomic that the L2 serialises per
