@@ -17,9 +17,6 @@
 extern "C" {
 #endif
 
-/** The largest --m, --n or --k. */
-#define GEMM_MAX_DIM 65536
-
 /** What "multiply" and "add" mean (--semiring). */
 typedef enum {
     SEMIRING_PLUS_TIMES, /**< the matrix product: c = Σ a·b */

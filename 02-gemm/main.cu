@@ -14,17 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int parse_dim(const char *text, void *target, char *accepted, size_t len)
-{
-    uint64_t value;
-    if (cl_parse_size(text, &value) != 0 || value < 1 || value > GEMM_MAX_DIM) {
-        snprintf(accepted, len, "a matrix dimension from 1 to 65536");
-        return -1;
-    }
-    *(int *)target = (int)value;
-    return 0;
-}
-
 typedef struct {
     const float *a, *b;
     float *c;
@@ -45,21 +34,11 @@ static void launch(void *context, cudaStream_t stream)
 static cl_check_result check_product(const float *a, const float *b, const float *c, int m, int n,
                                      int k, semiring ring, uint64_t seed)
 {
-    const cl_worst worst = cl_check_product(a, b, c, m, n, k, ring == SEMIRING_MIN_PLUS, seed);
-    cl_check_result result;
-    if (ring == SEMIRING_MIN_PLUS) {
-        result =
-            cl_check_scaled(worst.error, 0.0, 1.0, 0.0, "elements that differ from the exact min");
-    } else {
-        /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
-           FMA). */
-        const double bound = cl_float_gamma((double)k);
-        result = cl_check_scaled(worst.error, 0.0, 1.0, bound,
-                                 "max |c - exact| / sum |a*b| over the checked elements");
-    }
-    cl_check_where(&result, "C[%zu][%zu] = %.9g; the reference is %.17g (the worst checked)",
-                   worst.row, worst.col, worst.got, worst.want);
-    return result;
+    const int min_plus = ring == SEMIRING_MIN_PLUS;
+    /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
+       FMA); min-plus is exact. */
+    return cl_product_verdict(cl_check_product(a, b, c, m, n, k, min_plus, seed), min_plus,
+                              cl_float_gamma((double)k));
 }
 
 /* C starts as NaN everywhere before a checked run, so an element nobody wrote fails. */
@@ -85,8 +64,8 @@ int main(int argc, char **argv)
     static const char *const ring_names[] = {"plus-times", "min-plus"}; /* order of semiring */
     cl_choice ring = {ring_names, 2, SEMIRING_PLUS_TIMES};
     const cl_extra_option extra[] = {
-        {"m", "M", "rows of A and C (1 to 65536)", "--n", parse_dim, &m},
-        {"k", "K", "columns of A, rows of B (1 to 65536)", "--n", parse_dim, &k},
+        {"m", "M", "rows of A and C (1 to 65536)", "--n", cl_parse_matrix_dim, &m},
+        {"k", "K", "columns of A, rows of B (1 to 65536)", "--n", cl_parse_matrix_dim, &k},
         {"semiring", "S", "plus-times (C = A·B) or min-plus (c = min a + b)", "plus-times",
          cl_parse_choice, &ring}};
     cl_options_defaults(&opt, 2048);
@@ -94,7 +73,7 @@ int main(int argc, char **argv)
                      "Lesson 02: C = A·B (m×k times k×n, row-major), checked against double "
                      "precision. --n sets the columns of B and C, and m and k unless given.",
                      &opt, extra, 3);
-    if (opt.n < 1 || opt.n > GEMM_MAX_DIM)
+    if (opt.n < 1 || opt.n > CL_GEMM_MAX_DIM)
         cl_bad_input("n", opt.n_text, "expected a matrix dimension from 1 to 65536");
     const int n = (int)opt.n;
     m = m ? m : n;
@@ -141,18 +120,11 @@ int main(int argc, char **argv)
     if (ceilings != NULL)
         report->ceiling =
             ceilings->fp32_gflops / 1e3 / (ring.value == SEMIRING_MIN_PLUS ? 2.0 : 1.0);
-    /* A product with few rows (or columns) does little arithmetic per byte: at m = 16 each
-       element of B read (4 bytes) takes part in 32 operations. Reading A and B once and writing C
-       once at the read bandwidth then takes longer than the arithmetic, and that time is the
-       ceiling (the roofline's lower arm). */
-    if (ceilings != NULL) {
-        const double bytes = 4.0 * ((double)m * k + (double)k * n) + 4.0 * m * (double)n;
-        const double memory_bound = report->work / bytes * ceilings->read_gbps * 1e9 / 1e12;
-        if (memory_bound < report->ceiling) {
-            report->ceiling = memory_bound;
-            report->ceiling_name = "read bandwidth";
-        }
-    }
+    /* the roofline's lower arm: A and B read once and C written once, 4 bytes an element (at
+       m = 16 each element of B read takes part in 32 operations) */
+    if (ceilings != NULL)
+        cl_product_read_bound(report, 4.0 * ((double)m * k + (double)k * n + (double)m * n),
+                              ceilings->read_gbps);
     free(a);
     free(b);
     free(c);

@@ -15,9 +15,6 @@
 extern "C" {
 #endif
 
-/** The largest --m, --n or --k. */
-#define GEMM_MAX_DIM 65536
-
 /**
  * Writes C[0..m)[0..n) = A·B. A is m×k, B is k×n, C is m×n, all row-major and densely packed (the
  * leading dimensions are k, n, n). BF16 has 8 significant bits and FP32's exponent range; the

@@ -5,6 +5,7 @@
  */
 #include "cl_gemm_check.h"
 
+#include "cl_options.h"
 #include "cl_parallel.h"
 #include "cl_random.h"
 
@@ -13,6 +14,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int cl_parse_matrix_dim(const char *text, void *target, char *accepted, size_t len)
+{
+    uint64_t value;
+    if (cl_parse_size(text, &value) != 0 || value < 1 || value > CL_GEMM_MAX_DIM) {
+        snprintf(accepted, len, "a matrix dimension from 1 to %d", CL_GEMM_MAX_DIM);
+        return -1;
+    }
+    *(int *)target = (int)value;
+    return 0;
+}
+
+cl_check_result cl_product_verdict(cl_worst worst, int min_plus, double bound)
+{
+    cl_check_result result =
+        min_plus
+            ? cl_check_scaled(worst.error, 0.0, 1.0, 0.0, "elements that differ from the exact min")
+            : cl_check_scaled(worst.error, 0.0, 1.0, bound,
+                              "max |c - exact| / sum |a*b| over the checked elements");
+    cl_check_where(&result, "C[%zu][%zu] = %.9g; the reference is %.17g (the worst checked)",
+                   worst.row, worst.col, worst.got, worst.want);
+    return result;
+}
+
+void cl_product_read_bound(cl_report *report, double bytes, double read_gbps)
+{
+    const double memory_bound = report->work / bytes * read_gbps * 1e9 / report->unit_per_second;
+    if (memory_bound < report->ceiling) {
+        report->ceiling = memory_bound;
+        report->ceiling_name = "read bandwidth";
+    }
+}
 
 typedef struct {
     float *x;

@@ -8,6 +8,7 @@
 #define CL_GEMM_CHECK_H
 
 #include "cl_check.h"
+#include "cl_report.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,13 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The largest --m, --n or --k of a product. */
+#define CL_GEMM_MAX_DIM 65536
+
+/** A cl_extra_option parser for --m and --k: a matrix dimension from 1 to CL_GEMM_MAX_DIM, into
+ * the int at @p target. */
+int cl_parse_matrix_dim(const char *text, void *target, char *accepted, size_t len);
 
 /** Fills x[0..count) with floats uniform in [-1, 1) from @p seed, on every host thread (element i
  * from draw i of the seed's stream: the same bytes on any number of threads). */
@@ -48,6 +56,21 @@ double cl_product_element(const float *a, const float *b, int n, int k, int i, i
  */
 cl_worst cl_check_product(const float *a, const float *b, const float *c, int m, int n, int k,
                           int min_plus, uint64_t seed);
+
+/**
+ * The verdict on cl_check_product()'s worst element: with @p min_plus, exact (any element that
+ * differs fails); else its |c - exact| / Σ|a·b| against @p bound (the summation's error bound,
+ * which depends on the arithmetic: the lesson says why). Names the element in the where line.
+ */
+cl_check_result cl_product_verdict(cl_worst worst, int min_plus, double bound);
+
+/**
+ * The roofline's lower arm. A product with few rows (or columns) does little arithmetic per byte:
+ * reading A and B once and writing C once (@p bytes) at the read bandwidth (@p read_gbps, GB/s)
+ * can take longer than the arithmetic. Where it does, that rate (in @p report's unit, from its
+ * work and unit_per_second) becomes the ceiling, named "read bandwidth".
+ */
+void cl_product_read_bound(cl_report *report, double bytes, double read_gbps);
 
 #ifdef __cplusplus
 }

@@ -648,6 +648,15 @@ RESULTS_PART = 10 ** 6
 MARKERS = r"<!--/?(m|goal|qv?|status)( ([^-]|-[^-])*)?-->"
 
 
+def lesson_links(text):
+    """Links from a page one folder below the top (a lesson's, or docs/) to lesson pages
+    (../NN-topic/README.md, ../NN-topic/<page>.md), as the site's @refs. A link to a section goes
+    to its page: the site's anchors differ."""
+    text = re.sub(r"(\]\((?:\.\./[0-9][0-9]-[a-z-]+/)?[A-Za-z0-9-]+\.md)#[a-z0-9_-]+\)", r"\1)", text)
+    text = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", text)
+    return re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)", text)
+
+
 def glossary_anchor(heading):
     """The anchor GitHub makes for a heading: lower case, letters, digits, spaces, hyphens and
     underscores kept, spaces made hyphens."""
@@ -676,8 +685,7 @@ def glossary_site(root, out):
                   lambda m: f"### {m.group(1)} {{#{label(glossary_anchor(m.group(1)))}}}",
                   text, flags=re.M)
     text = re.sub(r"\]\(#([a-z0-9_-]+)\)", lambda m: f"](@ref {label(m.group(1))})", text)
-    text = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", text)
-    text = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)", text)
+    text = lesson_links(text)
     text = re.sub(r"\]\(course\.md\)", "](@ref course)", text)
     with open(os.path.join(out, "pages", "glossary.md"), "w", encoding="utf-8") as f:
         f.write(text)
@@ -694,10 +702,7 @@ def site_copy(page, lesson, stem, label, nav, parts_line):
     page = re.sub(r"\]\(\.\./docs/results/([^)]+)\)", r"](\1)", page)
     page = re.sub(r"\]\(\.\./docs/course\.md\)", "](@ref course)", page)
     page = glossary_links(page)
-    # a link to a section of another page goes to the page on the site (its anchors differ)
-    page = re.sub(r"(\]\((?:\.\./[0-9][0-9]-[a-z-]+/)?[A-Za-z0-9-]+\.md)#[a-z0-9_-]+\)", r"\1)", page)
-    page = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", page)
-    page = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)", page)
+    page = lesson_links(page)
     page = re.sub(r"\]\(README\.md\)", f"](@ref lesson_{lesson})", page)
     page = re.sub(r"\]\(([a-z0-9-]+)\.md\)", rf"](@ref lesson_{lesson}_\1)", page)
     page = re.sub(r"\]\(figures/([^)]+)\)", rf"]({lesson}-\1)", page)
@@ -891,12 +896,10 @@ def run(root, mode, out=None):
         write_or_check(root, mode, map_path, original, course, "the generated course map", problems)
     else:
         course = re.sub(r"^# ([^\n]*)\n", r"# \1 {#course}\n\n", course, count=1)
-        course = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/README\.md\)", r"](@ref lesson_\1)", course)
-        course = re.sub(r"\]\(\.\./([0-9][0-9]-[a-z-]+)/([a-z0-9-]+)\.md\)", r"](@ref lesson_\1_\2)",
-                        course)
-        course = re.sub(r"\]\(\.\./README\.md\)", "](index.html)", course)
         course = re.sub(r"\]\(glossary\.md(#[a-z0-9_-]+)?\)", r"](../docs/glossary.md\1)", course)
         course = glossary_links(course)
+        course = lesson_links(course)
+        course = re.sub(r"\]\(\.\./README\.md\)", "](index.html)", course)
         glossary_site(root, out)
         with open(os.path.join(out, "pages", "course.md"), "w", encoding="utf-8") as f:
             f.write(course)

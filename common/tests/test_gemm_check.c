@@ -98,5 +98,37 @@ int main(void)
             free(c);
         }
     cl_set_threads(0);
-    return cl_unit_report("02-gemm reference");
+
+    /* --m and --k: 1 to CL_GEMM_MAX_DIM, and the line that says so */
+    int dim = 0;
+    char accepted[96];
+    EXPECT(cl_parse_matrix_dim("65536", &dim, accepted, sizeof accepted) == 0 && dim == 65536);
+    EXPECT(cl_parse_matrix_dim("2^10", &dim, accepted, sizeof accepted) == 0 && dim == 1024);
+    EXPECT(cl_parse_matrix_dim("0", &dim, accepted, sizeof accepted) == -1);
+    EXPECT(cl_parse_matrix_dim("65537", &dim, accepted, sizeof accepted) == -1 &&
+           strcmp(accepted, "a matrix dimension from 1 to 65536") == 0);
+
+    /* the verdict: plus-times against its bound, min-plus exact, the worst element named */
+    cl_worst worst = {0};
+    cl_worst_note(&worst, 1e-7, 3, 5, 1.5f, 1.5000001);
+    EXPECT(cl_product_verdict(worst, 0, 1e-6).pass);
+    EXPECT(!cl_product_verdict(worst, 0, 1e-8).pass);
+    EXPECT(strstr(cl_product_verdict(worst, 0, 1e-8).where, "C[3][5] = 1.5") != NULL);
+    cl_worst exact = {0};
+    cl_worst_note(&exact, 0.0, 0, 0, 2.0f, 2.0);
+    EXPECT(cl_product_verdict(exact, 1, 0.5).pass);
+    EXPECT(!cl_product_verdict(worst, 1, 0.5).pass);
+
+    /* the roofline's lower arm: 2 GFLOP over 1 GB at 1000 GB/s is 2 TFLOP/s, below a 10 TFLOP/s
+       rate, so it binds; above the rate it does not */
+    cl_report report = {0};
+    report.work = 2e9, report.unit_per_second = 1e12, report.ceiling = 10.0;
+    report.ceiling_name = "FP32 rate";
+    cl_product_read_bound(&report, 1e9, 1000.0);
+    EXPECT(fabs(report.ceiling - 2.0) < 1e-12 &&
+           strcmp(report.ceiling_name, "read bandwidth") == 0);
+    report.ceiling = 1.0, report.ceiling_name = "FP32 rate";
+    cl_product_read_bound(&report, 1e9, 1000.0);
+    EXPECT(report.ceiling == 1.0 && strcmp(report.ceiling_name, "FP32 rate") == 0);
+    return cl_unit_report("the matrix product's check");
 }
