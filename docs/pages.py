@@ -641,9 +641,12 @@ def lesson_tables(d):
 # ---- The site's copies --------------------------------------------------------------------------
 
 # A lesson's results page (NN-topic/results.md): what an engineer wants, every runner case, the
-# sweeps, the goals and what was tried; its key sorts after every part.
+# sweeps, the goals and what was tried; its key sorts after every part. The instructor's key
+# (NN-topic/key.md: the exercises' expected results and solution notes) sorts after it.
 RESULTS_PAGE = "results.md"
 RESULTS_PART = 10 ** 6
+KEY_PAGE = "key.md"
+KEY_PART = RESULTS_PART + 1
 
 MARKERS = r"<!--/?(m|goal|qv?|status)( ([^-]|-[^-])*)?-->"
 
@@ -758,6 +761,8 @@ def run(root, mode, out=None):
                 chain.append((f"lesson_{lesson}_{stem}", f"{lesson}, part {part}"))
         if os.path.exists(os.path.join(root, lesson, RESULTS_PAGE)):
             chain.append((f"lesson_{lesson}_results", f"{lesson}, results"))
+        if os.path.exists(os.path.join(root, lesson, KEY_PAGE)):
+            chain.append((f"lesson_{lesson}_key", f"{lesson}, the instructor's key"))
     chain_labels = [c[0] for c in chain]
 
     lesson_rows = "| lesson | what it teaches | status |\n|---|---|---|\n"
@@ -774,13 +779,17 @@ def run(root, mode, out=None):
         d = lessons.read_description(root, lesson)
         pages = lessons.part_pages(root, lesson)
         for name in sorted(os.listdir(os.path.join(root, lesson))):
-            if name.endswith(".md") and name not in ("README.md", RESULTS_PAGE) and \
+            if name.endswith(".md") and name not in ("README.md", RESULTS_PAGE, KEY_PAGE) and \
                     not re.match(r"^part[0-9]+-[a-z0-9-]+\.md$", name):
                 fail(f"{lesson}/{name}: a lesson's further pages are named partN-<name>.md "
-                     f"(and its measurements go on {RESULTS_PAGE})")
+                     f"(its measurements go on {RESULTS_PAGE}, its exercises' answers on "
+                     f"{KEY_PAGE})")
         # the results page: every case, sweep and try, after the teaching pages; no part of its own
         if os.path.exists(os.path.join(root, lesson, RESULTS_PAGE)):
             pages[RESULTS_PART] = os.path.join(root, lesson, RESULTS_PAGE)
+        # the instructor's key: the exercises' answers, after the results page
+        if os.path.exists(os.path.join(root, lesson, KEY_PAGE)):
+            pages[KEY_PART] = os.path.join(root, lesson, KEY_PAGE)
         goals_total, met_total = 0, 0
         filled, originals = {}, {}
         teaches = ""
@@ -834,7 +843,7 @@ def run(root, mode, out=None):
                     page, goals = fill_markers(root, where, page, measured, extra, goals)
             goals_total += goals.goals
             met_total += goals.met
-            if part != RESULTS_PART:
+            if part < RESULTS_PART:
                 course_map += map_row(root, lesson, page_path, page, d, part)
             filled[stem] = page
 

@@ -96,18 +96,23 @@ run_job() {
       [ "$part" != "$kind" ] && regex=${part#*:}
       local name="measure-$lesson-$kind${regex:+-$(printf "%s" "$regex" | tr -c 'a-zA-Z0-9_-' '_')}"
       local -a runner_args
-      # the target's arguments, less the cases that do not match (a --case and its value)
+      # the target's arguments, less the cases that do not match (a --case and its value), and
+      # less a BIN_DIR whose cases all went (the runner would run its default case there)
       mapfile -t runner_args < <(python3 -c '
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
-i = 0
+group, cases, i = [], 0, 0
 while i < len(lines):
-    if lines[i] == "--case":
-        if re.search(sys.argv[2], lines[i + 1]):
-            print(lines[i]); print(lines[i + 1])
+    if lines[i] in ("--case", "--only"):
+        if lines[i] == "--only" or re.search(sys.argv[2], lines[i + 1]):
+            group += lines[i:i + 2]; cases += lines[i] == "--case"
         i += 2
+    elif lines[i].startswith("-"):
+        group.append(lines[i]); i += 1
     else:
-        print(lines[i]); i += 1' "build-gpu/measure/$lesson-$kind.args" "$regex")
+        if cases or not sys.argv[2]:
+            print("\n".join(group + [lines[i]]))
+        group, cases, i = [], 0, i + 1' "build-gpu/measure/$lesson-$kind.args" "$regex")
       timeout "$(left)" build-gpu/bin/cl_runner --csv "$out/$name.csv" "${runner_args[@]}" \
         > "$out/$name.txt" 2>&1
       status=$? ;;

@@ -1,7 +1,7 @@
 /**
  * @file default_budget.cu
- * @brief Exercise 2 of 01-pairwise, a solution: v8 without the second argument of its
- * `__launch_bounds__`, so the compiler chooses the register budget itself.
+ * @brief Exercise "The register budget" of 01-pairwise, a solution: v8 without the second
+ * argument of its `__launch_bounds__`, so the compiler chooses the register budget itself.
  *
  * The kernel, its 16 a values per thread and its one double per tile are v8's. Without "one block
  * per SM is enough" ptxas keeps the kernel small enough for several blocks per SM; read its

@@ -1,7 +1,7 @@
 /**
  * @file diagonal.cu
- * @brief Exercise 1 of 01-pairwise, a solution: v3 with the blog post's "diagonal" order of the
- * tile, its cure for bank conflicts.
+ * @brief Exercise "The diagonal" of 01-pairwise, a solution: v3 with the blog post's "diagonal"
+ * order of the tile, its cure for bank conflicts.
  *
  * Thread t reads slot (t + RUN - i) % RUN at step i, so the 32 lanes of a warp read 32 different
  * words, one per bank, where v3's lanes all read the same word. A conflict is two lanes reading

@@ -1,7 +1,7 @@
 /**
  * @file deeper_slices.cu
- * @brief Exercise 3 of 02-gemm (part 1), a solution: exercise 2's register staging with k slices
- * 16 deep instead of 8: one barrier per 16 × 64 FMAs instead of 8 × 64.
+ * @brief Exercise "Deeper slices" of 02-gemm (part 1), a solution: the "Register staging"
+ * solution with k slices 16 deep instead of 8: one barrier per 16 × 64 FMAs instead of 8 × 64.
  *
  * Half the barriers, and twice the registers for the next tile's loads, so one block per SM (a
  * 128-register build spilled and lost). It was a numbered step once; the warp tiles of v9 keep

@@ -1,7 +1,8 @@
 /**
  * @file register_staging.cu
- * @brief Exercise 2 of 02-gemm (part 1), a solution: v7 with the next step's tiles loaded into
- * registers during this step's FMAs and stored after them into the second of two shared buffers.
+ * @brief Exercise "Register staging" of 02-gemm (part 1), a solution: v7 with the next step's
+ * tiles loaded into registers during this step's FMAs and stored after them into the second of two
+ * shared buffers.
  *
  * The overlap of v8 as GPUs before sm_80 (no cp.async) must write it: the loads of step t + 1 are
  * issued before step t's FMAs, land in 8 registers, and go to the buffer nobody reads in step t

@@ -1,6 +1,7 @@
 /**
  * @file tile16.cu
- * @brief Exercise 1 of 02-gemm (part 1), a solution: v3 with 16 × 16 tiles instead of 32 × 32.
+ * @brief Exercise "A 16 × 16 tile" of 02-gemm (part 1), a solution: v3 with 16 × 16 tiles
+ * instead of 32 × 32.
  *
  * Each float a block copies into shared memory now feeds 16 FMAs instead of 32, and a block is 256
  * threads instead of 1024: twice the global loads per FMA, and more blocks per SM.

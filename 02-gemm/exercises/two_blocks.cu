@@ -1,7 +1,8 @@
 /**
  * @file two_blocks.cu
- * @brief Exercise 4 of 02-gemm (part 1), a solution: v5 with `__launch_bounds__(THREADS, 2)`, so
- * that ptxas fits two blocks per SM into 128 registers a thread instead of v5's 129.
+ * @brief Exercise "Two blocks per SM" of 02-gemm (part 1), a solution: v5 with
+ * `__launch_bounds__(THREADS, 2)`, so that ptxas fits two blocks per SM into 128 registers a
+ * thread instead of v5's 129.
  *
  * v5 misses a second block per SM by one register. Asked for two blocks, ptxas takes 127 and
  * spills nothing: the one line buys the occupancy that v6 gets from its 16-byte loads.

@@ -128,7 +128,72 @@ def tile_hierarchy():
     svgfig.save(fig, "tile_hierarchy")
 
 
-# 5. v8: cp.async keeps the next tile in flight while this one is multiplied.
+# 5. v6 -> v7: which of the 32 banks a warp's lanes hit, before and after.
+def banks():
+    fig = svgfig.Figure(820, 636, "v6 -> v7: the banks a warp's lanes hit in the B and A tiles")
+    header(fig, "v6 → v7: which banks the lanes hit",
+           "32 banks of 4 bytes: word w sits in bank w mod 32, and a bank serves one word per pass.")
+    x0, s = 110, 21  # the grids: 32 banks of s units from x0
+
+    def bank_numbers(y):
+        fig.text(16, y, "bank", size=11, color=MUTED)
+        for b in range(32):
+            fig.text(x0 + b * s + s / 2, y, str(b), size=11, anchor="middle", color=MUTED)
+
+    def grid_rows(y, labels):
+        for r, label in enumerate(labels):
+            fig.text(16, y + r * s + 15, label, size=12)
+            fig.cells(x0, y + r * s, 32, s, IDLE)
+
+    def lanes(y, boxes, fill, mark=None):
+        """boxes: (row, bank, width, label); mark: (rows, color), bank 0's column outlined."""
+        for row, bank, width, _ in boxes:
+            fig.rect(x0 + bank * s, y + row * s, width * s, s, fill=fill, stroke=INK)
+        if mark:
+            fig.rect(x0, y, s, mark[0] * s, stroke=mark[1], width=2.5)
+        for row, bank, width, label in boxes:
+            fig.text(x0 + (bank + width / 2) * s, y + row * s + 15, label,
+                     size=12 if width > 1 else 11, anchor="middle")
+
+    # the B tile at one k: 128 floats; lanes c and c + 16 read the same words (one broadcast)
+    fig.text(16, 80, "B tile, one k (128 floats): lane c reads its first float4 (lane c + 16 the "
+             "same words)", size=13, bold=True)
+    bank_numbers(100)
+    words = ["words 0–31", "32–63", "64–95", "96–127"]
+    fig.text(16, 124, "v6: lane c reads words 8c … 8c + 3 (its second float4 fills the gaps next)",
+             size=13, color=HOT)
+    lanes_v6 = [(8 * c // 32, 8 * c % 32, 4, f"lane {c}") for c in range(16)]
+    grid_rows(132, words)
+    lanes(132, lanes_v6, HOT_LIGHT, (4, HOT))
+    fig.text(x0, 132 + 4 * s + 18, "Half the banks, 4 words each: bank 0 holds lanes 0, 4, 8 and "
+             "12's words, so 4 passes.", size=13, color=HOT)
+    fig.text(16, 262, "v7: lane c reads words 4c … 4c + 3 (and 64 + 4c … with its second float4)",
+             size=13, color=GOOD)
+    lanes_v7 = [(4 * c // 32, 4 * c % 32, 4, f"lane {c}") for c in range(16)]
+    grid_rows(270, words)
+    lanes(270, lanes_v7, GOOD_LIGHT, (2, GOOD))
+    fig.text(x0, 270 + 4 * s + 18, "Every bank, 2 words each: 2 passes, the least that 256 bytes "
+             "need.", size=13, color=GOOD)
+
+    # the transposed A tile: lane 2j stores row j's k = 0, lane 2j + 1 its k = 4 (av.x of each)
+    fig.text(16, 410, "A tile, stored transposed: lane 2j writes row j at k = 0, lane 2j + 1 at "
+             "k = 4", size=13, bold=True)
+    bank_numbers(430)
+    verdicts = ["Banks 0–15 take 2 words each, banks 16–31 none: 2 passes.",
+                "Each bank once: 1 pass. 4 floats of padding per k move k = 4 on by 16 banks."]
+    for panel, (y, stride, color, light) in enumerate([(458, 128, HOT, HOT_LIGHT),
+                                                       (560, 132, GOOD, GOOD_LIGHT)]):
+        start = 4 * stride
+        fig.text(16, y - 8, f"v{6 + panel}: {stride} floats per k, so k = 4 starts at word {start}, "
+                 f"bank {start % 32}", size=13, color=color)
+        grid_rows(y, ["k = 0", "k = 4"])
+        boxes = [(ln % 2, (4 * (ln % 2) * stride + ln // 2) % 32, 1, str(ln)) for ln in range(32)]
+        lanes(y, boxes, light)
+        fig.text(x0, y + 2 * s + 18, verdicts[panel], size=13, color=color)
+    svgfig.save(fig, "banks")
+
+
+# 6. v8: cp.async keeps the next tile in flight while this one is multiplied.
 def async_pipeline():
     fig = svgfig.Figure(820, 300, "v8: cp.async copies the next tile while this one is multiplied")
     header(fig, "v7 → v8: copies that need no registers",
@@ -155,7 +220,7 @@ def async_pipeline():
     svgfig.save(fig, "async_pipeline")
 
 
-# 6. v12: split-K and the waves it fills.
+# 7. v12: split-K and the waves it fills.
 def split_k():
     fig = svgfig.Figure(820, 360, "v12: split-K fills the SMs when C has few tiles")
     header(fig, "v11 → v12: split-K, and the waves over the SMs",
@@ -187,7 +252,7 @@ def split_k():
     svgfig.save(fig, "split_k")
 
 
-# 7. v18: a warpgroup's wgmma reads A and B from shared memory.
+# 8. v18: a warpgroup's wgmma reads A and B from shared memory.
 
 
 if __name__ == "__main__":
@@ -195,5 +260,6 @@ if __name__ == "__main__":
     shared_tile()
     register_block()
     tile_hierarchy()
+    banks()
     async_pipeline()
     split_k()

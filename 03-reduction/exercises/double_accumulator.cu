@@ -1,6 +1,7 @@
 /**
  * @file double_accumulator.cu
- * @brief Exercise 3 of 03-reduction, a solution: v9 with each thread's running sum in double.
+ * @brief Exercise "A double accumulator" of 03-reduction, a solution: v9 with each thread's
+ * running sum in double.
  *
  * The loop adds ~n / (blocks × 512) floats per thread, the longest addition chain of the whole
  * sum; in double its rounding error is 2^29 times smaller, while the block sums and the final sum

@@ -1,6 +1,7 @@
 /**
  * @file one_pass_256.cu
- * @brief Exercise 4 of 03-reduction, a solution: v9 with blocks of 256 threads instead of 512.
+ * @brief Exercise "The block size" of 03-reduction, a solution: v9 with blocks of 256 threads
+ * instead of 512.
  *
  * Twice the blocks fit on the GPU at once, so the grid doubles and the last block adds twice as
  * many block sums; each block's own sum is one shuffle level shorter. The run time shows which

@@ -1,7 +1,7 @@
 /**
  * @file ldg_taps.cu
- * @brief Exercise 1 of 05-convolution (part 1), a solution: v4 with its taps read through the
- * read-only data cache (`__ldg`) instead of the constant cache.
+ * @brief Exercise "Read-only taps" of 05-convolution (part 1), a solution: v4 with its taps read
+ * through the read-only data cache (`__ldg`) instead of the constant cache.
  *
  * The constant cache serves a warp-uniform address in one transaction, but it is small, and at
  * K = 127 the warps of an SM stand at many different taps and thrash it (v5's step). The read-only

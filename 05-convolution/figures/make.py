@@ -218,9 +218,197 @@ def tile_pick():
     svgfig.save(fig, "tile_pick")
 
 
+# 6. v6 -> v7: a resident grid, each block walking its tiles through a ring of three stages.
+def pipeline():
+    fig = svgfig.Figure(820, 420, "v7: a resident grid and a three-stage cp.async ring")
+    header(fig, "v6 → v7: a resident grid, and a ring of three stages per block",
+           "Toy sizes: 16 tiles, a grid of 4 blocks (the lesson: as many blocks as the SMs hold, "
+           "1024 outputs a tile).")
+    x0, size = 40, 40
+    blocks, tiles = 4, 16
+    # the blocks' colours, apart from those of a copy and a computation
+    block_fill = [SHADES[3], SHADES[4], SHADES[6], SHADES[7]]
+    fig.text(x0, 84, f"The signal's {tiles} tiles: block b computes tiles b, b + 4, b + 8, b + 12 "
+             "(colour: the block)", size=13)
+    fig.cells(x0, 94, tiles, size, [block_fill[t % blocks] for t in range(tiles)],
+              [f"{t}" for t in range(tiles)], label_size=12)
+    mine = 1
+    for t in range(mine, tiles, blocks):
+        fig.rect(x0 + t * size, 94, size, size, stroke=ACTIVE, width=3)
+    fig.text(x0 + tiles * size + 10, 110, "block 1's", size=12, color=ACTIVE)
+    fig.text(x0 + tiles * size + 10, 125, "tiles are", size=12, color=ACTIVE)
+    fig.text(x0 + tiles * size + 10, 140, "outlined", size=12, color=ACTIVE)
+    # block 1's ring: stage k is tile mine + 4k, in buffer k % 3; step k computes stage k after
+    # queueing the copy of stage k + 2 into the buffer that step k - 1 computed
+    stages, steps = 3, tiles // blocks
+    fig.text(x0, 172, "Block 1's three stage buffers in shared memory, step by step (time runs "
+             "to the right)", size=13)
+    cx, cw, ch, gap = 140, 128, 34, 4
+    heads = ["before the loop"] + [f"step {k}" for k in range(steps)]
+    for c, head in enumerate(heads):
+        fig.text(cx + c * (cw + gap) + cw / 2, 198, head, size=12, anchor="middle",
+                 bold=c > 0)
+    top = 206
+    for b in range(stages):
+        fig.text(x0, top + b * (ch + gap) + 22, f"buffer {b}", size=12, color=MUTED)
+    for c in range(len(heads)):
+        for b in range(stages):
+            label, fill, color = "—", IDLE, MUTED
+            if c == 0:  # the prologue queues stages 0 and 1
+                if b < stages - 1:
+                    label, fill, color = f"copy tile {mine + blocks * b}", HOT_LIGHT, INK
+            else:
+                k = c - 1
+                for stage in (k, k + 1, k + 2):
+                    if stage < steps and stage % stages == b:
+                        tile = mine + blocks * stage
+                        if stage == k:
+                            label, fill, color = f"compute tile {tile}", ACTIVE, "white"
+                        elif stage == k + 1:
+                            label, fill, color = f"tile {tile} in flight", HOT_LIGHT, INK
+                        else:
+                            label, fill, color = f"copy tile {tile}", HOT_LIGHT, INK
+            bx, by = cx + c * (cw + gap), top + b * (ch + gap)
+            fig.rect(bx, by, cw, ch, fill=fill, stroke=GRID)
+            fig.text(bx + cw / 2, by + 22, label, size=12, anchor="middle", color=color,
+                     bold=fill == ACTIVE)
+        if c > 0:
+            lx = cx + c * (cw + gap) - gap / 2
+            fig.line(lx, top - 4, lx, top + stages * (ch + gap), color=INK, width=1.5, dash="4 3")
+    fig.text(cx, top + stages * (ch + gap) + 18, "┆ each step begins with a wait for its tile's "
+             "copies and one __syncthreads()", size=12, color=MUTED)
+    notes(fig, x0, 362, [
+        "A step queues the copy two tiles ahead into the buffer computed one step earlier: the "
+        "barrier has just",
+        "shown that every thread is done reading it. So two tiles' 16-byte cp.async stay in flight "
+        "while a third",
+        "is computed, in every block at once; v6 loaded a tile, waited and computed, nothing "
+        "overlapping.",
+    ], size=13)
+    svgfig.save(fig, "pipeline")
+
+
+# 7. v7 -> v8: the window of inputs turns through a ring of registers as the taps advance.
+def register_ring():
+    fig = svgfig.Figure(820, 400, "v8: the window of inputs as a ring of registers")
+    header(fig, "v7 → v8: the window turns through a lane's registers",
+           "Toy sizes: a lane owns 8 outputs, a ring of 12 registers, 3 steps of 4 taps a turn "
+           "(the lesson: 28, 32 and 8).")
+    outputs, ring, size = 8, 12, 40
+    x0, lx = 210, 40
+    fig.text(lx, 84, "Each cell: the input a register holds; output q at tap T reads x(q + T).",
+             size=13)
+    fig.text(lx, 114, "register", size=12, color=MUTED)
+    for k in range(ring):
+        fig.text(x0 + k * size + size / 2, 114, f"window[{k}]" if k == 0 else f"[{k}]", size=11,
+                 anchor="middle", color=MUTED)
+    rows = [(0, 0), (0, 1), (0, 2), (1, 0)]  # (turn, step)
+    top = 124
+    for r, (turn, s) in enumerate(rows):
+        base = ring * turn + 4 * s  # the inputs base .. base + 11, from slot 4s on
+        y = top + r * (size + 8)
+        first_tap = ring * turn + 4 * s
+        title = f"taps {first_tap}–{first_tap + 3}"
+        fig.text(lx, y + 17, title, size=13, bold=True)
+        fig.text(lx, y + 33, "next turn, step 0" if turn else f"step {s}", size=11, color=MUTED)
+        fills, labels = [], []
+        for k in range(ring):
+            value = base + (k - 4 * s) % ring
+            new = value >= base + outputs  # the 4 that this step's 16-byte load brought
+            fills.append(GOOD_LIGHT if new else ACTIVE_LIGHT)
+            labels.append(f"x{value}")
+        fig.cells(x0, y, ring, size, fills, labels, label_size=12)
+        head = (4 * s) % ring
+        fig.rect(x0 + head * size, y, size, size, stroke=ACTIVE, width=3)
+        if (turn, s) == (0, 1):  # output 7 at taps 4..7 reads slots 11, 0, 1, 2
+            for t in range(4):
+                slot = (4 * s + 7 + t) % ring
+                fig.circle(x0 + slot * size + size - 6, y + 6, 4, fill=HOT, stroke="none")
+    fig.rect(x0 + ring * size + 20, top + 4, 14, 14, fill=GOOD_LIGHT, stroke=GRID)
+    fig.text(x0 + ring * size + 40, top + 16, "this step's", size=12)
+    fig.text(x0 + ring * size + 40, top + 31, "16-byte load", size=12)
+    fig.rect(x0 + ring * size + 20, top + 46, 14, 14, fill="white", stroke=ACTIVE, width=3)
+    fig.text(x0 + ring * size + 40, top + 58, "output 0's", size=12)
+    fig.text(x0 + ring * size + 40, top + 73, "first input", size=12)
+    fig.circle(x0 + ring * size + 27, top + 96, 4, fill=HOT, stroke="none")
+    fig.text(x0 + ring * size + 40, top + 100, "output 7's", size=12)
+    fig.text(x0 + ring * size + 40, top + 115, "four inputs", size=12)
+    notes(fig, lx, top + 4 * (size + 8) + 24, [
+        "sum[q] += window[(4s + q + t) % 12] · w[4s + t]: at step 1, output 7 reads window[11], "
+        "[0], [1], [2] (dots).",
+        "No value moves: each step's load overwrites the 4 oldest inputs; after 3 steps the ring "
+        "has turned once, and",
+        "unrolled over a turn, every index is a constant. One 16-byte load feeds 4 × 8 FMAs here, "
+        "4 × 28 in the lesson",
+        "(v7: two loads for 32).",
+    ], size=13)
+    svgfig.save(fig, "register_ring")
+
+
+# 8. v13 -> v14: each row of the GEMM's B tile is an input row, shifted by its tap.
+def shifted_rows():
+    fig = svgfig.Figure(820, 470, "v14: the B tile's rows are shifted input rows")
+    header(fig, "v13 → v14: a tap's row of B is the input row, shifted",
+           "Toy sizes: K = 3 (r = 1), one input channel, a B tile of 3 rows × 8 columns for "
+           "outputs 4 to 11 (the lesson: 8 × 256).")
+    size, x0, lx = 36, 150, 40
+    n, first, cols, mask = 16, 4, 8, 3
+    fig.text(lx, 84, "input row x[ci] in global memory; a thick line every 16 bytes (4 floats)",
+             size=13)
+    fig.text(lx, 116, "x[ci]", size=13, bold=True)
+    fig.cells(x0, 94, n, size, ACTIVE_LIGHT, [f"a{i}" for i in range(n)], label_size=12)
+    for g in range(n // 4 + 1):
+        fig.line(x0 + 4 * g * size, 90, x0 + 4 * g * size, 134, color=INK, width=2.5)
+    copy = [HOT_LIGHT, GOOD_LIGHT, HOT_LIGHT]  # tap j's row starts at first + j - r
+    bar_colour = [HOT, GOOD, HOT]
+    for j in range(mask):
+        start = first + j - 1
+        y = 142 + 15 * j
+        fig.rect(x0 + start * size, y, cols * size, 8, fill=bar_colour[j], stroke="none")
+        fig.text(lx, y + 9, f"tap {j}: a{start} … a{start + cols - 1}", size=12, color=MUTED)
+    mid = x0 + (first + cols / 2) * size
+    fig.arrow(mid, 190, mid, 222, width=2)
+    fig.text(mid + 12, 211, "cp.async straight into shared memory: no workspace", size=12)
+    fig.text(lx, 240, "B tile in shared memory: column c is output 4 + c", size=13)
+    tx, top = x0 + first * size, 250
+    for j in range(mask):
+        start = first + j - 1
+        fig.text(lx, top + j * size + 23, f"row ci·K + {j} (tap {j})", size=12)
+        fig.cells(tx, top + j * size, cols, size, copy[j],
+                  [f"a{start + c}" for c in range(cols)], label_size=12)
+    gx = tx + cols * size + 24
+    fig.rect(gx, top + 6, 14, 14, fill=GOOD_LIGHT, stroke=GRID)
+    fig.text(gx + 20, top + 18, "start on a 16-byte", size=12)
+    fig.text(gx + 20, top + 33, "boundary: 16-byte copies", size=12)
+    fig.rect(gx, top + 54, 14, 14, fill=HOT_LIGHT, stroke=GRID)
+    fig.text(gx + 20, top + 66, "start off it: four", size=12)
+    fig.text(gx + 20, top + 81, "4-byte copies a group", size=12)
+    # v13's path and v14's, side by side
+    fy = 380
+    def box(x, y, w, text, fill):
+        fig.rect(x, y, w, 28, fill=fill, stroke=INK)
+        fig.text(x + w / 2, y + 19, text, size=12, anchor="middle")
+    fig.text(lx, fy + 19, "v13", size=13, bold=True)
+    box(90, fy, 70, "x", ACTIVE_LIGHT)
+    fig.arrow(164, fy + 14, 204, fy + 14)
+    box(208, fy, 300, "im2col columns in DRAM: K times the input", HOT_LIGHT)
+    fig.arrow(512, fy + 14, 552, fy + 14)
+    box(556, fy, 150, "B tile (shared)", GOOD_LIGHT)
+    fig.text(lx, fy + 57, "v14", size=13, bold=True)
+    box(90, fy + 38, 70, "x", ACTIVE_LIGHT)
+    fig.arrow(164, fy + 52, 552, fy + 52)
+    fig.text(358, fy + 47, "each tile's rows, copied from x as the tile needs them", size=12,
+             anchor="middle", color=MUTED)
+    box(556, fy + 38, 150, "B tile (shared)", GOOD_LIGHT)
+    svgfig.save(fig, "shifted_rows")
+
+
 if __name__ == "__main__":
     window()
     lanes()
     hankel_band()
     im2col()
     tile_pick()
+    pipeline()
+    register_ring()
+    shifted_rows()

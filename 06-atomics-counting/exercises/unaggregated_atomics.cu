@@ -1,8 +1,8 @@
 /**
  * @file unaggregated_atomics.cu
- * @brief Exercise 1 of 06-atomics-counting (part 1), a solution: v1 with one atomic per container
- * over the limit, the post's first version as the post imagined it, by an address the compiler
- * cannot prove is one.
+ * @brief Exercise "Unaggregated atomics" of 06-atomics-counting (part 1), a solution: v1 with one
+ * atomic per container over the limit, the post's first version as the post imagined it, by an
+ * address the compiler cannot prove is one.
  *
  * For `atomicAdd(count, 1ull)` ptxas emits a warp vote, a popcount and one reduction per warp
  * (v1's SASS), and it does the same for a `red.global.add` written as inline PTX: the aggregation

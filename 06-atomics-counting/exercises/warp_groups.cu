@@ -1,11 +1,11 @@
 /**
  * @file warp_groups.cu
- * @brief Exercise 2 of 06-atomics-counting (part 1), a solution: v5 with a whole warp per
- * container instead of four lanes.
+ * @brief Exercise "A warp per container" of 06-atomics-counting (part 1), a solution: v5 with a
+ * whole warp per container instead of four lanes.
  *
  * A container of 16 floats now keeps half of its warp idle, and a warp covers one container per
  * step instead of eight; a container of 65536 floats is read by 32 lanes instead of 4. Which wins
- * depends on the lengths: the page's expected result says by how much on each.
+ * depends on the lengths: the lesson's key (key.md) says by how much on each.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"

@@ -4,7 +4,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import svgfig  # noqa: E402
-from svgfig import ACTIVE, GOOD, GRID, HOT, IDLE, INK, MUTED, SHADES, header, notes  # noqa: E402
+from svgfig import (ACTIVE, ACTIVE_LIGHT, GOOD, GRID, HOT, IDLE, INK, MUTED, SHADES,  # noqa: E402
+                    header, notes)  # noqa: E402
 
 LENGTHS = [3, 1, 5, 2, 12, 1, 4]  # toy container lengths: one long among short ones
 VALUES = [0.5, 1.5, -0.5, 2.0, 1.0, 0.5, 1.5, -1.0, 0.5, 1.0, 0.5, 1.5, 1.0, 0.5, 1.5, 1.0, -0.5,
@@ -153,8 +154,258 @@ def pieces():
     svgfig.save(fig, "pieces")
 
 
+def lane_dot(fig, x, y, lane, fill=ACTIVE, r=9):
+    """A lane: a small circle with its number."""
+    fig.circle(x, y, r, fill=fill)
+    fig.text(x, y + 4, str(lane), size=10, anchor="middle", color="white" if fill == ACTIVE else INK,
+             bold=True)
+
+
+def shaded(lengths):
+    """The fill of each float: its container's shade."""
+    fills = []
+    for c, n in enumerate(lengths):
+        fills += [SHADES[c % len(SHADES)]] * n
+    return fills
+
+
+def starts_of(lengths):
+    out = [0]
+    for n in lengths:
+        out.append(out[-1] + n)
+    return out
+
+
+RUN = [1, 4, 2, 5, 1, 3, 6, 2]  # a warp's 8 short containers (toy sizes), 24 floats
+
+
+# 5. v8 -> v9: a warp's run of short containers staged in shared memory, then walked there.
+def staged_run():
+    fig = svgfig.Figure(820, 350, "v9: a warp's short containers staged in shared memory")
+    header(fig, "v8 → v9: stage the run, then walk it in shared memory",
+           "Toy sizes: 8 lanes, 8 short containers of 24 floats in all, a chunk of 32 (the lesson: "
+           "32 lanes, chunks of 640).")
+    size = 20
+    x0 = 110
+    fills = shaded(RUN) + [IDLE] * 8
+    off = starts_of(RUN)
+    fig.text(16, 80, "1. Load: lane l reads floats 4l … 4l + 3, one 16-byte load, every load in "
+             "flight before the first store.", size=13)
+    ly = 104
+    for lane in range(8):
+        lx = x0 + (4 * lane + 2) * size
+        busy = 4 * lane < off[-1]
+        lane_dot(fig, lx, ly, lane, fill=ACTIVE if busy else IDLE)
+        if busy:
+            x1, x2 = x0 + 4 * lane * size + 2, x0 + (4 * lane + 4) * size - 2
+            fig.line(x1, 128, x2, 128, color=ACTIVE, width=2)
+            fig.line(x1, 128, x1, 133, color=ACTIVE, width=2)
+            fig.line(x2, 128, x2, 133, color=ACTIVE, width=2)
+            fig.arrow(lx, ly + 10, lx, 127, color=GOOD, width=1.2)
+    gy = 136
+    fig.text(16, gy + 15, "values[]", size=13, bold=True)
+    fig.cells(x0, gy, 32, size, fills)
+    for b in off:
+        fig.line(x0 + b * size, gy - 4, x0 + b * size, gy + size + 4, width=2)
+    fig.text(x0 + 28 * size, gy + 14, "past the run", size=11, anchor="middle", color=MUTED)
+    sy = 196
+    fig.text(16, sy - 20, "store", size=12, color=MUTED)
+    for lane in range(8):
+        lx = x0 + (4 * lane + 2) * size
+        fig.arrow(lx, gy + size + 2, lx, sy - 2, color=MUTED if 4 * lane >= off[-1] else GOOD,
+                  width=1.2, dash="3 3" if 4 * lane >= off[-1] else None)
+    fig.text(16, sy + 15, "staged[]", size=13, bold=True)
+    steps = []
+    for n in RUN:
+        steps += [str(s + 1) for s in range(n)]
+    fig.cells(x0, sy, 32, size, fills, steps + ["0"] * 8, label_size=10)
+    for b in off:
+        fig.line(x0 + b * size, sy - 4, x0 + b * size, sy + size + 4, width=2)
+    wy = 250
+    for c in range(len(RUN)):
+        cx = x0 + (off[c] + RUN[c] / 2) * size
+        lane_dot(fig, cx, wy, c)
+        fig.arrow(cx, wy - 10, x0 + (off[c] + 0.5) * size, sy + size + 2, color=ACTIVE, width=1)
+    notes(fig, 16, 290, [
+        "2. Walk: lane c adds its own container's floats from shared memory, one per step (the "
+        "number in each cell).",
+        "The warp takes 6 steps, as many as its longest container holds, while lane 0 is done after "
+        "one.",
+        "A long container (over 128 floats) cuts a warp's lanes into runs, and its floats go to the "
+        "pieces.",
+    ], size=13)
+    svgfig.save(fig, "staged_run")
+
+
+def slice_segments(lengths, slice_len, lanes):
+    """Per lane, its slice's segments as [first float, last float, container]; and the starts."""
+    owner = []
+    for c, n in enumerate(lengths):
+        owner += [c] * n
+    starts = set(starts_of(lengths)[:-1])
+    out = []
+    for lane in range(lanes):
+        segs = []
+        a = lane * slice_len
+        for p in range(a, a + slice_len):
+            if p == a or p in starts:
+                segs.append([p, p, owner[p]])
+            else:
+                segs[-1][1] = p
+        out.append(segs)
+    return out, starts
+
+
+# 6. v11 -> v12: equal slices of the staged chunk, a segmented scan across the lanes.
+def equal_slices():
+    fig = svgfig.Figure(820, 460, "v12: equal slices of the staged chunk and a segmented scan")
+    header(fig, "v11 → v12: equal slices, whatever the containers",
+           "Toy sizes: 8 lanes, a staged chunk of 24 floats, slices of 3 (the lesson: 32 lanes, 384 "
+           "floats, slices of 12).")
+    size = 30
+    x0 = 50
+    slice_len = 3
+    off = starts_of(RUN)
+    segs, starts = slice_segments(RUN, slice_len, 8)
+    owner = []
+    for c, n in enumerate(RUN):
+        owner += [c] * n
+    fig.text(x0, 78, "The staged chunk, each container a shade and its number; ▼ a container's "
+             "start, a bit of the bitmap.", size=13)
+    ly = 100
+    for lane in range(8):
+        lane_dot(fig, x0 + (lane + 0.5) * slice_len * size, ly, lane)
+    for lane in range(9):
+        x = x0 + lane * slice_len * size
+        fig.line(x, ly + 14, x, 250, color=ACTIVE, width=1, dash="4 3")
+    cy = 132
+    for p in sorted(starts):
+        tx = x0 + p * size + 7
+        fig.path(f"M {tx - 5} {cy - 12} L {tx + 5} {cy - 12} L {tx} {cy - 3} z", width=1, fill=INK)
+    fig.cells(x0, cy, 24, size, shaded(RUN), [str(c) for c in owner], label_size=12)
+    for b in off:
+        fig.line(x0 + b * size, cy - 2, x0 + b * size, cy + size + 4, width=2)
+    # 1: each lane walks its slice by segments
+    wy = 180
+    fig.text(20, wy + 12, "1", size=16, bold=True, color=ACTIVE)
+    for ss in segs:
+        for k, (a, b, c) in enumerate(ss):
+            x1, x2 = x0 + a * size + 3, x0 + (b + 1) * size - 3
+            fig.rect(x1, wy, x2 - x1, 16, fill=SHADES[c % len(SHADES)], stroke=INK)
+            if k < len(ss) - 1:  # closed at a mark inside the slice: its sum is stored
+                fig.rect(x2 - 9, wy, 9, 16, fill=GOOD, stroke=INK)
+            else:  # open at the slice's end
+                fig.arrow(x2 - 8, wy + 8, x2 + 6, wy + 8, width=1.5)
+    # 2: the segmented scan carries each open segment to the next lane
+    sy = 232
+    fig.text(20, sy + 6, "2", size=16, bold=True, color=ACTIVE)
+    for lane in range(8):
+        bx = x0 + (lane + 1) * slice_len * size
+        c = owner[(lane + 1) * slice_len - 1]
+        fig.arrow(bx - 34, sy, bx + 32, sy, color=HOT, width=2)
+        fig.rect(bx - 9, sy - 24, 18, 16, fill=SHADES[c % len(SHADES)], stroke=INK)
+        fig.text(bx, sy - 12, str(c), size=11, anchor="middle")
+    # 3: the sums, each at its container's last float; lane c reads container c's
+    ry = 270
+    fig.text(20, ry + 16, "3", size=16, bold=True, color=ACTIVE)
+    lasts = [off[c + 1] - 1 for c in range(len(RUN))]
+    fig.cells(x0, ry, 24, size, [GOOD if p in lasts else IDLE for p in range(24)],
+              ["Σ" + str(owner[p]) if p in lasts else "" for p in range(24)], label_size=11)
+    oy = 334
+    for c in range(len(RUN)):
+        ox = x0 + (c * 3 + 1.5) * size
+        lane_dot(fig, ox, oy, c)
+        fig.arrow(ox, oy - 10, x0 + (lasts[c] + 0.5) * size, ry + size + 2, color=GOOD, width=1)
+    notes(fig, 16, 374, [
+        "1: each lane sums its 3 floats by segments, closing one at each ▼ (its sum stored at its "
+        "last float, green);",
+        "the segment still open at the slice's end (→) goes on in the next slice.",
+        "2: a scan over the lanes adds up the open segments, cut where a lane holds a ▼ "
+        "(container 6 crosses three slices).",
+        "3: every container's sum now lies at its last float, where lane c reads container c's.",
+    ], size=13)
+    svgfig.save(fig, "equal_slices")
+
+
+TILE = [1, 2, 1, 3, 1, 2, 2, 1, 1, 2, 1, 3, 1, 1, 1, 1]  # 16 containers of mean 1.5, 24 floats
+
+
+# 7. v12 -> v13: several containers per lane, so that a warp's chunk is full.
+def lane_tiles():
+    fig = svgfig.Figure(820, 430, "v13: several containers per lane, a tile per warp")
+    header(fig, "v12 → v13: a tile of containers per warp, k per lane",
+           "Toy sizes: 8 lanes, a chunk of 24 floats, mean length 1.5: k = 24 / (8 · 1.5) = 2 "
+           "(the lesson, mean 4: k = 3).")
+    size = 30
+    x0 = 50
+    # v12: one container per lane
+    y = 96
+    fig.text(x0, y - 16, "v12: lane c owns container c; the warp's 8 containers fill 13 of the "
+             "24 floats", size=13, bold=True)
+    first = TILE[:8]
+    off = starts_of(first)
+    fills = shaded(first) + [IDLE] * (24 - off[-1])
+    for c in range(8):
+        lane_dot(fig, x0 + (off[c] + first[c] / 2) * size, y + 8, c)
+    fig.cells(x0, y + 28, 24, size, fills)
+    for b in off:
+        fig.line(x0 + b * size, y + 24, x0 + b * size, y + 28 + size + 4, width=2)
+    for s in range(9):
+        fig.line(x0 + 3 * s * size, y + 28 + size + 2, x0 + 3 * s * size, y + 28 + size + 12,
+                 color=ACTIVE, width=1.5)
+    fig.text(x0 + 24 * size + 6, y + 28 + size + 12, "slices", size=11, color=ACTIVE)
+    fig.text(x0 + (off[-1] + (24 - off[-1]) / 2) * size, y + 28 + size / 2 + 5,
+             "no container's, walked all the same", size=12, anchor="middle", color=HOT)
+    # v13: k = 2 containers per lane
+    y = 226
+    fig.text(x0, y - 16, "v13: lane l owns containers 2l and 2l + 1; the tile of 16 fills the "
+             "chunk", size=13, bold=True)
+    off = starts_of(TILE)
+    for lane in range(8):
+        a, b = off[2 * lane], off[2 * lane + 2]
+        fig.line(x0 + a * size + 3, y + 18, x0 + b * size - 3, y + 18, color=ACTIVE, width=2)
+        fig.line(x0 + a * size + 3, y + 18, x0 + a * size + 3, y + 24, color=ACTIVE, width=2)
+        fig.line(x0 + b * size - 3, y + 18, x0 + b * size - 3, y + 24, color=ACTIVE, width=2)
+        lane_dot(fig, x0 + (a + b) / 2 * size, y + 6, lane)
+    labels = []
+    for c, n in enumerate(TILE):
+        labels += [str(c)] * n
+    fig.cells(x0, y + 28, 24, size, shaded(TILE), labels, label_size=11)
+    for b in off:
+        fig.line(x0 + b * size, y + 24, x0 + b * size, y + 28 + size + 4, width=2)
+    for s in range(9):
+        fig.line(x0 + 3 * s * size, y + 28 + size + 2, x0 + 3 * s * size, y + 28 + size + 12,
+                 color=ACTIVE, width=1.5)
+    fig.text(x0 + 24 * size + 6, y + 28 + size + 12, "slices", size=11, color=ACTIVE)
+    # the lane's bounds in shared memory
+    ty = 336
+    fig.text(x0, ty - 16, "at[r][lane], in shared memory: lane l's bounds, 32-bit, relative to "
+             "the run", size=13)
+    cw = 30
+    tx = x0 + 70
+    for lane in range(8):
+        lane_dot(fig, tx + lane * cw + cw / 2, ty + 4, lane, r=8)
+    ty += 16
+    for r in range(3):
+        fig.text(tx - 10, ty + r * 22 + 15, f"r = {r}", size=12, anchor="end")
+        row = [str(off[2 * lane + r]) for lane in range(8)]
+        for lane in range(8):
+            fig.rect(tx + lane * cw, ty + r * 22, cw, 22, fill=ACTIVE_LIGHT, stroke=GRID)
+            fig.text(tx + lane * cw + cw / 2, ty + r * 22 + 15, row[lane], size=11, anchor="middle")
+    notes(fig, tx + 8 * cw + 20, ty + 8, [
+        "A column per lane: where its 2 containers",
+        "start, and where the second ends. Lane l",
+        "marks those starts in the bitmap; the walk",
+        "is v12's: equal slices, the segmented scan.",
+    ], size=13)
+    svgfig.save(fig, "lane_tiles")
+
+
 if __name__ == "__main__":
     csr()
     lane_groups()
     merge_path()
     pieces()
+    staged_run()
+    equal_slices()
+    lane_tiles()

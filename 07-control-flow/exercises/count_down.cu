@@ -1,7 +1,7 @@
 /**
  * @file count_down.cu
- * @brief Exercise 1 of 07-control-flow, a solution: v7 with its block loop counting the
- * iterations left down to zero instead of the iterations done up to maxiter.
+ * @brief Exercise "Counting down" of 07-control-flow, a solution: v7 with its block loop counting
+ * the iterations left down to zero instead of the iterations done up to maxiter.
  *
  * A count-down loop's test is against the constant UNROLL, not against maxiter, which the slides
  * suggest saves the load of the bound; the exact end recovers count from what is left.

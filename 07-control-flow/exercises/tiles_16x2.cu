@@ -1,7 +1,7 @@
 /**
  * @file tiles_16x2.cu
- * @brief Exercise 3 of 07-control-flow, a solution: v8 with each warp on a 16 × 2 tile instead
- * of 8 × 4.
+ * @brief Exercise "The warp's shape" of 07-control-flow, a solution: v8 with each warp on a
+ * 16 × 2 tile instead of 8 × 4.
  *
  * A warp runs until its slowest lane escapes; escape counts are correlated in both directions near
  * the boundary, so the squarer tile should have the smaller spread. The block stays 32 × 8 pixels:

@@ -1,7 +1,7 @@
 /**
  * @file three_stages.cu
- * @brief Exercise 2 of 08-tensor-cores (part 1), a solution: v5 with three stages in its ring instead of
- * four (Hopper, sm_90a).
+ * @brief Exercise "A ring of three stages" of 08-tensor-cores (part 1), a solution: v5 with three
+ * stages in its ring instead of four (Hopper, sm_90a).
  *
  * Each stage is 48 KB (a 128 × 64 tile of A and 64 × 256 of B in BF16): the ring shrinks from 192
  * to 144 KB, and the producer can run only two stages ahead of the consumers instead of three.

@@ -1,7 +1,7 @@
 /**
  * @file two_stages.cu
- * @brief Exercise 1 of 08-tensor-cores (part 1), a solution: v3 with two cp.async stages instead of
- * three (cc 8.0 on).
+ * @brief Exercise "Two stages" of 08-tensor-cores (part 1), a solution: v3 with two cp.async
+ * stages instead of three (cc 8.0 on).
  *
  * With three stages two tiles are in flight while one is multiplied; with two, one. The shared
  * memory per block falls by a third.

@@ -171,9 +171,144 @@ def every_shape_tc():
     svgfig.save(fig, "every_shape_tc")
 
 
+# 7. v2: which lane holds which elements of mma.m16n8k16's fragments, and how ldmatrix.x4 loads A.
+LANE = 9  # the lane the figure follows
+
+
+def fragment_grid(fig, x, y, rows, cols, cell, fill_of, lane_cells):
+    """A rows × cols grid of cells; fill_of(r, c) gives a cell's shade, lane_cells the cells the
+    followed lane holds (drawn in ACTIVE)."""
+    for r in range(rows):
+        for c in range(cols):
+            fill = ACTIVE if (r, c) in lane_cells else fill_of(r, c)
+            fig.rect(x + c * cell, y + r * cell, cell, cell, fill=fill, stroke="white", width=0.6)
+    fig.rect(x, y, cols * cell, rows * cell, stroke=INK)
+
+
+def mma_fragments():
+    fig = svgfig.Figure(820, 450, "v2: the fragments of mma.m16n8k16 and how ldmatrix.x4 loads them")
+    header(fig, "v1 → v2: ldmatrix and the fragments of mma.sync.m16n8k16 (BF16)",
+           f"One warp, 32 lanes. In blue, the elements lane {LANE} holds; outlined, the 16-byte row "
+           "lane 17 addresses.")
+    g, t = LANE // 4, LANE % 4  # the lane's group (row) and place in its group (column pair)
+    cell, y0 = 12, 112
+    # A: 16 × 16, four 8 × 8 matrices, matrix i in register a_i
+    ax = 80
+    quad = {(0, 0): 0, (1, 0): 1, (0, 1): 2, (1, 1): 3}  # (row half, k half) -> register
+    lane_a = {(g + 8 * h, 2 * t + e + 8 * kh) for h in (0, 1) for kh in (0, 1) for e in (0, 1)}
+    fragment_grid(fig, ax, y0, 16, 16, cell, lambda r, c: SHADES[quad[(r // 8, c // 8)]], lane_a)
+    fig.rect(ax + 8 * cell, y0 + cell, 8 * cell, cell, stroke=INK, width=2.5)
+    fig.text(ax + 8 * cell, 84, "A 16 × 16 (m × k)", size=13, bold=True, anchor="middle")
+    for h in (0, 1):
+        fig.text(ax + 4 * cell + 8 * cell * h, y0 - 6, f"k {8 * h}–{8 * h + 7}", size=11,
+                 anchor="middle", color=MUTED)
+        fig.text(ax - 6, y0 + 4 * cell + 8 * cell * h + 4, f"m {8 * h}–{8 * h + 7}", size=11,
+                 anchor="end", color=MUTED)
+    for (rh, kh), i in quad.items():
+        qx, qy = ax + 8 * cell * kh + 4 * cell, y0 + 8 * cell * rh
+        fig.text(qx, qy + 68, f"matrix {i} → a{i}", size=11, anchor="middle")
+        fig.text(qx, qy + 84, f"lanes {8 * i}–{8 * i + 7}", size=11, anchor="middle", color=MUTED)
+    # one 8 × 8 matrix as the lanes receive it
+    zx, zc = 312, 22
+    fig.text(zx + 4 * zc, 84, "an 8 × 8 matrix, lane by lane", size=13, bold=True, anchor="middle")
+    for c in range(8):
+        fig.text(zx + c * zc + zc / 2, y0 - 6, str(c), size=11, anchor="middle", color=MUTED)
+    for r in range(8):
+        fig.text(zx - 6, y0 + r * zc + zc / 2 + 4, str(r), size=11, anchor="end", color=MUTED)
+        for p in range(4):
+            lane = 4 * r + p
+            mine = lane == LANE
+            fig.rect(zx + 2 * p * zc, y0 + r * zc, 2 * zc, zc, fill=ACTIVE if mine else IDLE,
+                     stroke=GRID)
+            fig.text(zx + (2 * p + 1) * zc, y0 + r * zc + zc / 2 + 4, str(lane), size=12,
+                     anchor="middle", color="white" if mine else INK, bold=mine)
+    fig.rect(zx, y0, 8 * zc, 8 * zc, stroke=INK)
+    # B: 16 × 8 (k × n), b0 = k 0–7, b1 = k 8–15; lane l holds column l / 4
+    bx = 548
+    lane_b = {(2 * t + e + 8 * h, g) for h in (0, 1) for e in (0, 1)}
+    fragment_grid(fig, bx, y0, 16, 8, cell, lambda r, c: SHADES[r // 8], lane_b)
+    fig.text(bx + 4 * cell, 84, "B 16 × 8 (k × n)", size=13, bold=True, anchor="middle")
+    fig.text(bx + 4 * cell, y0 - 6, "n 0–7", size=11, anchor="middle", color=MUTED)
+    # C: 16 × 8 (m × n), FP32: c0 c1 in row l / 4, c2 c3 eight rows down
+    cx = 708
+    lane_c = {(g + 8 * h, 2 * t + e) for h in (0, 1) for e in (0, 1)}
+    fragment_grid(fig, cx, y0, 16, 8, cell, lambda r, c: SHADES[r // 8], lane_c)
+    fig.text(cx + 4 * cell, 84, "C 16 × 8 (m × n)", size=13, bold=True, anchor="middle")
+    fig.text(cx + 4 * cell, y0 - 6, "n 0–7", size=11, anchor="middle", color=MUTED)
+    for h in (0, 1):
+        fig.text(bx - 6, y0 + 4 * cell + 8 * cell * h + 4, f"k {8 * h}–{8 * h + 7}", size=11,
+                 anchor="end", color=MUTED)
+        fig.text(cx - 6, y0 + 4 * cell + 8 * cell * h + 4, f"m {8 * h}–{8 * h + 7}", size=11,
+                 anchor="end", color=MUTED)
+        fig.text(bx + 4 * cell, y0 + 8 * cell * h + 76, f"b{h}", size=11, anchor="middle")
+        fig.text(cx + 4 * cell, y0 + 8 * cell * h + 76, f"c{2 * h} c{2 * h + 1}", size=11,
+                 anchor="middle")
+    # what each panel's rule is
+    yr = y0 + 16 * cell + 20
+    notes(fig, ax - 50, yr, ["ldmatrix.x4: lanes 8i … 8i + 7", "give matrix i's 8 row",
+                             "addresses, 16 bytes each"], size=12, step=16)
+    notes(fig, zx - 20, yr, ["lane l gets row l / 4,", "columns 2·(l % 4) and + 1:",
+                             "two BF16, one register"], size=12, step=16)
+    notes(fig, bx - 40, yr, ["lane l: column l / 4,", "k 2·(l % 4) and + 1"], size=12, step=16)
+    notes(fig, cx - 30, yr, ["lane l: row l / 4,", "n 2·(l % 4) and + 1"], size=12, step=16)
+    notes(fig, 30, 384, ["Matrix i lands in register i of every lane: A's four matrices are a0 … a3, "
+                         "as mma wants them.", "B is stored k × n: .trans hands each lane a column "
+                         "of a matrix instead of a row.", f"Lane {LANE} holds 8 values of A, 4 of B "
+                         "and 4 accumulators of C (one float each)."], size=13)
+    svgfig.save(fig, "mma_fragments")
+
+
+# 12. v8: the results staged in shared memory with the 128-byte swizzle, for the TMA store.
+def swizzle_panel(fig, x, y, title, position_of, warp_fill, count_color, summary):
+    cw, ch = 38, 24
+    fig.text(x - 40, y - 34, title, size=13, bold=True)
+    for p in range(8):
+        fig.text(x + p * cw + cw / 2, y - 8, f"pos {p}", size=11, anchor="middle", color=MUTED)
+    words = [0] * 8
+    for r in range(8):
+        fig.text(x - 8, y + r * ch + ch / 2 + 4, f"row {r}", size=11, anchor="end", color=MUTED)
+        for q in range(8):
+            p = position_of(q, r)
+            mine = q in (2, 3)
+            words[p] += mine
+            fig.rect(x + p * cw, y + r * ch, cw, ch, fill=warp_fill if mine else IDLE, stroke=GRID)
+            fig.text(x + p * cw + cw / 2, y + r * ch + ch / 2 + 4, str(q), size=12,
+                     anchor="middle", bold=mine)
+    fig.rect(x, y, 8 * cw, 8 * ch, stroke=INK)
+    yb = y + 8 * ch + 18
+    fig.text(x - 8, yb, "banks", size=11, anchor="end", color=MUTED)
+    yw = yb + 20
+    fig.text(x - 8, yw, "words", size=11, anchor="end", color=MUTED)
+    for p in range(8):
+        fig.text(x + p * cw + cw / 2, yb, f"{4 * p}–{4 * p + 3}", size=11, anchor="middle",
+                 color=MUTED)
+        fig.text(x + p * cw + cw / 2, yw, str(words[p]), size=13, anchor="middle",
+                 color=count_color if words[p] else MUTED, bold=bool(words[p]))
+    fig.text(x - 40, yw + 26, summary, size=12, color=count_color)
+
+
+def c_swizzle():
+    fig = svgfig.Figure(820, 462, "v8: C staged in shared memory with the 128-byte swizzle")
+    header(fig, "v7 → v8: the results staged in shared memory, 128-byte swizzle",
+           "A box row is 32 floats, 128 bytes: 8 chunks of 16 bytes. In colour, one warp's store: "
+           "chunks 2 and 3 of rows 0–7.")
+    swizzle_panel(fig, 70, 122, "no swizzle: chunk q at position q", lambda q, r: q, HOT_LIGHT,
+                  HOT, "8 words in each of banks 8–15, served in turn")
+    swizzle_panel(fig, 480, 122, "128-byte swizzle: at position q ^ (r % 8)",
+                  lambda q, r: q ^ (r % 8), GOOD_LIGHT, GOOD, "2 words in every bank, the fewest "
+                  "256 bytes allow")
+    notes(fig, 30, 412, ["Lane l writes a float2 to row l / 4, columns 8 + 2·(l % 4), inside chunk 2 "
+                         "or 3. Rows are 128 bytes, so without", "the swizzle chunk q of every row "
+                         "sits in the same 4 banks. The TMA store reads chunk q of row r at position",
+                         "q ^ (r % 8), the same XOR, and writes each row of C in order."], size=13)
+    svgfig.save(fig, "c_swizzle")
+
+
 if __name__ == "__main__":
     wgmma()
     tma_ring()
     tile_order()
     multicast()
     every_shape_tc()
+    mma_fragments()
+    c_swizzle()

@@ -18,10 +18,10 @@ int main(void)
 {
     const int clusters = 66;
     const stated_pick picks[] = {
-        {64, 8192, 8192, 64, 1, "exercise 1: 64 narrow pairs, unsplit"},
+        {64, 8192, 8192, 64, 1, "exercise \"The count at m = 64\": 64 narrow pairs, unsplit"},
         {1, 8192, 8192, 64, 1, "few rows: the narrow tile, unsplit"},
         {1024, 1024, 1024, 64, 1, "v12 -> v13: 64 pairs of 128 x 64 at 1024^3"},
-        {1536, 1536, 1536, 256, 1, "exercise 3: one wave of 36 wide pairs"},
+        {1536, 1536, 1536, 256, 1, "exercise \"The count at 1536^3\": one wave of 36 wide pairs"},
         {16, 4096, 4096, 64, 3, "what was tried: the narrow tile split three ways"},
         {4096, 4096, 4096, 256, 1, "the large squares keep the wide tile"},
         {8192, 8192, 8192, 256, 1, "the large squares keep the wide tile"},
