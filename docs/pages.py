@@ -305,10 +305,44 @@ def tables_of(columns_per_table, items):
     return [items[i:i + columns_per_table] for i in range(0, len(items), columns_per_table)]
 
 
-def versions_block(r, d, part, case, where, with_results_page):
+# A step within this share of its parent is a tie; past it, a win or a loss.
+TIE = 0.03
+
+
+def short_case(r, case):
+    """CASE without the words every case of the runner shares (`n=2^26 mask=127 channels=1` where
+    every case has batch=1)."""
+    shared = set.intersection(*(set(c.split()) for c in r.cases)) if r.cases else set()
+    return " ".join(w for w in case.split() if w not in shared) or case
+
+
+def where_it_wins(measured, stem, parent_stem, case):
+    """Where a step pays: "here" when it beats its parent by more than TIE at CASE of the runner
+    (MEASURED's first results); else the case of the runner or the sweep where it beats its parent
+    most, and by how much, or "nowhere measured" when it wins at none."""
+    def ratio(r, c):
+        mine, theirs = r.rows.get((stem, c)), r.rows.get((parent_stem, c))
+        if not mine or not theirs or mine["check"] != "PASS" or theirs["check"] != "PASS":
+            return None
+        return float(theirs["ms"]) / float(mine["ms"])
+    here = ratio(measured[0], case)
+    if here is not None and here > 1 + TIE:
+        return "here"
+    steps = [(ratio(r, c), short_case(r, c)) for r in measured for c in r.cases]
+    steps = [(x, c) for x, c in steps if x is not None]
+    if not steps:
+        return "—"
+    best, best_case = max(steps)
+    if best <= 1 + TIE:
+        return "nowhere measured"
+    return f"`{best_case}` ({best:.2f}×)"
+
+
+def versions_block(r, d, part, case, where, with_results_page, elsewhere=()):
     """A teaching page's versions table (Harris's columns): one row per version of the part and the
     library at one case: its time, % of the ceiling, the speedup of its step over its parent and
-    since v1, and its ratio to the library."""
+    since v1, its ratio to the library, its kind (core, optional, a loss kept for its lesson) and,
+    for a step that does not pay at this case, the runner's case where it pays most."""
     if case not in r.cases:
         fail(f"{where}: versions case '{case}' is not in the runner's results ({', '.join(r.cases)})")
     by_number = {v.number: v for v in d.by_number()}
@@ -320,13 +354,12 @@ def versions_block(r, d, part, case, where, with_results_page):
     v1_ms = ms(first.stem) if first else None
     every = (" Every case, with the plots, is on [the results page](results.md)."
              if with_results_page else "")
-    block = (f"At `{case}` on {r.device}, {r.date}: each version's median time, its share of "
-             f"the {r.ceiling_name if len(r.ceilings) == 1 else 'case' + chr(39) + 's ceiling'}, "
-             f"the speedup of its step (over its parent) and since v1"
-             + (f", and its time ratio to {r.base} (> 1: faster)" if r.base else "") + f".{every}\n\n"
+    block = (f"At `{case}` on {r.device}, {r.date}: median times, % of the "
+             f"{r.ceiling_name if len(r.ceilings) == 1 else 'case' + chr(39) + 's ceiling'}"
+             + (f", × {r.base} (> 1: faster)" if r.base else "") + f".{every}\n\n"
              "| version | kind | time (ms) | % of ceiling | this step | since v1 |"
-             + (" × library |" if r.base else "") + "\n|---|---|--:|--:|--:|--:|"
-             + ("--:|" if r.base else "") + "\n")
+             + (" × library |" if r.base else "") + " where it wins |\n|---|---|--:|--:|--:|--:|"
+             + ("--:|" if r.base else "") + "---|\n")
     rows = [(v.stem, v) for v in d.part_versions(part)]
     rows += [(b, None) for b in r.versions if b.startswith("baseline_")]
     for stem, v in rows:
@@ -334,31 +367,33 @@ def versions_block(r, d, part, case, where, with_results_page):
         if row is None:
             continue
         if row["check"] != "PASS":
-            block += f"| `{stem}` | {v.kind if v else 'library'} | {row['check']} | | | |"
+            block += f"| `{stem}` | {v.kind if v else 'library'} | {row['check']} | | | | |"
             block += " |\n" if r.base else "\n"
             continue
         t = float(row["ms"])
-        step = "—"
+        step, wins = "—", ""
         if v is not None and v.parent == "new":
             step = "new path"
         elif v is not None and v.parent_number is not None:
             parent = by_number.get(v.parent_number)
             p_ms = ms(parent.stem) if parent else None
             step = f"{p_ms / t:.2f}×" if p_ms else "—"
+            if parent is not None:
+                wins = where_it_wins([r] + list(elsewhere), stem, parent.stem, case)
         since = f"{v1_ms / t:.2f}×" if v1_ms else "—"
         vs = row["vs"].replace("x", "×") if row["vs"] else "—"
         block += (f"| `{stem}` | {v.kind if v else 'library'} | {t:.4g} | {row['pct']}% | {step} | "
-                  f"{since} |" + (f" {vs} |" if r.base else "") + "\n")
+                  f"{since} |" + (f" {vs} |" if r.base else "") + f" {wins} |\n")
     return block
 
 
-def splice_versions(page, r, d, part, where, with_results_page):
+def splice_versions(page, r, d, part, where, with_results_page, elsewhere=()):
     """<!-- versions "CASE":begin --> ... <!-- versions "CASE":end -->: the part's versions table."""
     for case in re.findall(r'<!-- versions "([^"]+)":begin -->', page):
         if r is None:
             fail(f"{where}: a versions table needs the runner's results")
         page = splice(page, f'versions "{case}"',
-                      versions_block(r, d, part, case, where, with_results_page))
+                      versions_block(r, d, part, case, where, with_results_page, elsewhere))
     return page
 
 
@@ -597,15 +632,23 @@ def path_tree(versions):
     return "; ".join(chains)
 
 
-def map_row(root, lesson, page_path, page, d, part):
-    rel = os.path.relpath(page_path, os.path.join(root, lesson))
+READING_RATE = 120  # words a minute, tables counted
+
+
+def part_title(page):
+    """A part's short name: its <!-- part: NAME --> line, or the head of its title."""
     m = re.search(r"<!-- part: ([^\n]*) -->", page)
     title = m.group(1) if m else ""
     if not m:
         m = re.match(r"^# [^:\n]*: ([^\n]*)", page)
         title = m.group(1) if m else ""
-    title = re.sub(r"[,:] .*$", "", title)  # the title's head: a short part name
-    minutes = (page_words(page) + 100) // 200
+    return re.sub(r"[,:] .*$", "", title)  # the title's head: a short part name
+
+
+def map_row(root, lesson, page_path, page, d, part):
+    rel = os.path.relpath(page_path, os.path.join(root, lesson))
+    title = part_title(page)
+    minutes = round(page_words(page) / READING_RATE)
     versions = d.part_versions(part)
     optional = ", ".join(f"v{v.number}" for v in versions if v.kind == "optional")
     optional = ", ".join(filter(None, [optional] + [f"v{v.number} (superseded)" for v in versions
@@ -614,6 +657,79 @@ def map_row(root, lesson, page_path, page, d, part):
     return (f"| [{lesson}](../{lesson}/README.md) | [{title}](../{lesson}/{rel}) | "
             f"{path_tree(versions)} | {optional} | {losses} | {minutes} min | "
             f"{gpu_column(versions)} |\n")
+
+
+def number_ranges(numbers):
+    """[1, 3, 4, 5, 7] -> "v1, v3–v5, v7"."""
+    spans = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"v{a}" if a == b else f"v{a}, v{b}" if b == a + 1 else f"v{a}–v{b}"
+                     for a, b in spans)
+
+
+def exercise_names(page):
+    """The names of a page's exercises, in order: the bold words that open each numbered item
+    of its Exercises section."""
+    m = re.search(r"^## Exercises\n(.*?)(?=^## |\Z)", page, flags=re.M | re.S)
+    return re.findall(r"^[0-9]+\. \*\*([^*]+)\*\*", m.group(1), flags=re.M) if m else []
+
+
+def quoted(names):
+    names = [f"“{n.rstrip('.')}”" for n in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+WEEKS = {1: "One week", 2: "Two weeks", 3: "Three weeks", 4: "Four weeks"}
+
+
+def assignments(d, part_titles, part_exercises, where):
+    """A lesson's assignments, from its description's week records: for each, the parts it adds
+    (their core versions to do, their optional steps and kept losses to read) and the exercises
+    it adds, by name."""
+    if not d.weeks:
+        fail(f"{where}: no 'week N parts=... exercises=...' record: the course map's assignments "
+             f"are made from them")
+    text, done_parts, done_exercises = "", set(), set()
+    for weeks, w in sorted(d.weeks.items()):
+        pieces = []
+        for part in w["parts"]:
+            if part in done_parts:
+                continue
+            if part not in part_titles:
+                fail(f"{where}: week {weeks} names part {part}, which has no page")
+            versions = d.part_versions(part)
+            what = [number_ranges([v.number for v in versions if v.kind == "core"]) + " to do"]
+            optional = [v.number for v in versions if v.kind == "optional"]
+            losses = [v.number for v in versions if v.kind == "loss"]
+            if optional:
+                what.append(number_ranges(optional) + " (optional) to read")
+            if losses:
+                what.append(number_ranges(losses) + (" (kept losses)" if len(losses) > 1
+                                                     else " (a kept loss)") + " to read")
+            name = f"part {part}, {part_titles[part]}" if len(part_titles) > 1 else ""
+            pieces.append((f"{name}: " if name else "") + "; ".join(what))
+            done_parts.add(part)
+        refs = ([f"{p}.{k + 1}" for p in w["parts"] for k in range(len(part_exercises.get(p, [])))]
+                if w["exercises"] == ["all"] else w["exercises"])
+        names = []
+        for ref in refs:
+            p, k = (int(x) for x in ref.split("."))
+            if p not in part_exercises or k > len(part_exercises[p]):
+                fail(f"{where}: week {weeks} names exercise {ref}, which part {p}'s page "
+                     f"does not have")
+            if ref not in done_exercises:
+                names.append(part_exercises[p][k - 1])
+                done_exercises.add(ref)
+        if names:
+            pieces.append(f"the exercise{'s' if len(names) > 1 else ''} {quoted(names)}")
+        adds = "" if not text else "add "
+        text += f" {WEEKS.get(weeks, f'{weeks} weeks')}: {adds}{'; '.join(pieces)}."
+    return (f"- **[{d.lesson}](../{d.lesson}/README.md)** (answers: "
+            f"[the key](../{d.lesson}/key.md)).{text}\n")
 
 
 def map_solutions(d):
@@ -769,7 +885,7 @@ def run(root, mode, out=None):
     headline = ("| lesson | case | best version | throughput | % of ceiling | vs library | device |\n"
                 "|---|---|---|--:|--:|--:|---|\n")
     index = {}
-    course_map, solutions_text = "", ""
+    course_map, solutions_text, assignments_of = "", "", {}
     homework_rows = "| lesson | copy | to |\n|---|---|---|\n"
     path_rows = "| lesson | versions | the path |\n|---|---|---|\n"
     loss_rows = ""
@@ -792,6 +908,7 @@ def run(root, mode, out=None):
             pages[KEY_PART] = os.path.join(root, lesson, KEY_PAGE)
         goals_total, met_total = 0, 0
         filled, originals = {}, {}
+        part_titles, part_exercises = {}, {}
         teaches = ""
         for part, page_path in sorted(pages.items()):
             stem = os.path.splitext(os.path.basename(page_path))[0]
@@ -806,7 +923,12 @@ def run(root, mode, out=None):
                 if "<!-- results:begin -->" in page:
                     page = splice(page, "results", results_block(
                         runner, lesson, lesson, "results", plot_folder, plotter))
-            page = splice_versions(page, runner, d, part, where, RESULTS_PART in pages)
+            # where a step that does not pay at the page's case pays: the sweep's cases too, and
+            # those of a measurement of every version at the sweep's shapes, where one exists
+            elsewhere = [Results(path, schema) for path in
+                         (os.path.join(results_dir, f"{lesson}-{kind}.csv")
+                          for kind in ("sweep", "every-version")) if os.path.exists(path)]
+            page = splice_versions(page, runner, d, part, where, RESULTS_PART in pages, elsewhere)
             page, goals = fill_markers(root, where, page, runner)
             page = splice_includes(root, page)
             if stem == "README":
@@ -845,6 +967,8 @@ def run(root, mode, out=None):
             met_total += goals.met
             if part < RESULTS_PART:
                 course_map += map_row(root, lesson, page_path, page, d, part)
+                part_titles[part] = part_title(page)
+                part_exercises[part] = exercise_names(page)
             filled[stem] = page
 
         status = "no goal set" if goals_total == 0 else f"{met_total} of {goals_total} goals met"
@@ -855,6 +979,8 @@ def run(root, mode, out=None):
         homework_rows += homework
         path_rows += paths
         solutions_text += f"- [{lesson}](../{lesson}/README.md): {map_solutions(d)}\n"
+        assignments_of[lesson] = assignments(d, part_titles, part_exercises,
+                                             f"{lesson}/description.txt")
         losses = [f"v{v.number}" for v in d.by_number() if v.kind == "loss"]
         if losses:
             loss_rows += f"- {lesson}: {', '.join(losses)}\n"
@@ -897,6 +1023,7 @@ def run(root, mode, out=None):
     map_path = os.path.join(root, "docs", "course.md")
     with open(map_path, encoding="utf-8") as f:
         course = original = f.read()
+    course = splice(course, "assignments", "".join(assignments_of[x] for x in order))
     course = splice(course, "map", "| lesson | part | core path | optional | kept losses | reading "
                     "| GPU (cc ≥ 7.5 unless said) |\n|---|---|---|---|---|--:|---|\n" + course_map +
                     "\nExercises with checked solutions, built and tested like the versions "

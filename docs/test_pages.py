@@ -56,6 +56,22 @@ class Course(unittest.TestCase):
         return pages.Results(os.path.join(self.root, "docs/results/09-test.csv"), SCHEMA)
 
 
+class WhereItWins(Course):
+    def test_a_step_that_pays_here_or_elsewhere_or_nowhere(self):
+        r = self.results()
+        self.assertEqual(pages.where_it_wins([r], "v2_b", "v1_a", "n=1"), "here")
+        # v2 fails its check at n=2: that case cannot show a win
+        self.assertEqual(pages.where_it_wins([r], "v1_a", "v2_b", "n=1"), "nowhere measured")
+        self.assertEqual(pages.where_it_wins([r], "baseline_lib", "v1_a", "n=2"), "here")
+        self.assertEqual(pages.where_it_wins([r], "v1_a", "baseline_lib", "n=2"), "nowhere measured")
+        self.assertEqual(pages.where_it_wins([r], "v2_b", "baseline_lib", "n=1"), "nowhere measured")
+
+    def test_the_best_case_elsewhere_is_named(self):
+        r = self.results()
+        self.assertEqual(pages.where_it_wins([r], "baseline_lib", "v1_a", "n=9"),
+                         "`n=1` (2.00×)")
+
+
 class Markers(Course):
     def test_m_marker_takes_the_field(self):
         text, _ = pages.fill_markers(self.root, "t", '<!--m v2_b "n=1" pct-->?<!--/m-->',
@@ -181,6 +197,36 @@ class Descriptions(Course):
     def test_a_bad_record_is_refused(self):
         with self.assertRaises(lessons.DescriptionError):
             self.lesson(self.DESCRIPTION + "version v7_g parent=v6 kind=sometimes\n")
+
+    def test_assignments_name_parts_versions_and_exercises(self):
+        d = self.lesson(self.DESCRIPTION + "week 1 parts=1 exercises=1.2\n"
+                        "week 2 parts=1,2 exercises=all\n")
+        text = pages.assignments(d, {1: "a", 2: "b"}, {1: ["Alpha", "Beta"], 2: ["Gamma"]}, "t")
+        self.assertIn("One week: part 1, a: v1, v3 to do; v2 (a kept loss) to read; "
+                      "the exercise “Beta”.", text)
+        self.assertIn("Two weeks: add part 2, b: v4 to do; v5 (optional) to read; "
+                      "the exercises “Alpha” and “Gamma”.", text)
+
+    def test_an_assignment_of_a_missing_exercise_is_refused(self):
+        d = self.lesson(self.DESCRIPTION + "week 1 parts=1 exercises=1.3\n")
+        with self.assertRaises(pages.PagesError):
+            pages.assignments(d, {1: "a"}, {1: ["Alpha", "Beta"]}, "t")
+
+    def test_a_bad_week_is_refused(self):
+        with self.assertRaises(lessons.DescriptionError):
+            self.lesson(self.DESCRIPTION + "week 1 parts=1 exercises=first\n")
+
+    def test_more_than_eight_core_versions_in_a_part_are_caught(self):
+        extra = "".join(f"version v{k}_x parent=v{k - 1} part=2 kind=core gpu=sm_90a\n"
+                        for k in range(6, 14))
+        self.lesson(self.DESCRIPTION + extra)
+        self.assertTrue(any("part 2 has 9 core versions" in p
+                            for p in lessons.check_lesson(self.root, "09-test")))
+
+    def test_exercise_names_come_from_the_exercises_section(self):
+        page = ("# t\n\n1. **Not this** one.\n\n## Exercises\n\n1. **The first** (*no GPU*). x\n"
+                "2. **The second** (*any CUDA GPU*). y\n\n## After\n\n3. **Nor this**.\n")
+        self.assertEqual(pages.exercise_names(page), ["The first", "The second"])
 
 
 if __name__ == "__main__":

@@ -62,6 +62,7 @@ class Description:
         self.homework = None
         self.shapes = []  # the grader's random awkward shapes: argument templates
         self.default = {"gpu": "any"}
+        self.weeks = {}  # weeks -> {"parts": [P, ...], "exercises": ["P.K", ...] or ["all"]}
         with open(path, encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
                 line = line.split("#", 1)[0].strip()
@@ -84,6 +85,20 @@ class Description:
                     self.paths[rest[0]] = line.split(None, 2)[2]
                 elif record == "homework" and len(rest) == 1:
                     self.homework = rest[0]
+                elif record == "week" and rest and re.match(r"^[1-9]$", rest[0]):
+                    fields = dict(pair.split("=", 1) for pair in rest[1:] if "=" in pair)
+                    if set(fields) != {"parts", "exercises"} or len(fields) != len(rest) - 1:
+                        raise DescriptionError(f"{where}: expected 'week N parts=P,... "
+                                               f"exercises=P.K,...|all'")
+                    parts = fields["parts"].split(",")
+                    exercises = fields["exercises"].split(",")
+                    if not all(re.match(r"^[1-9][0-9]*$", x) for x in parts) or not (
+                            exercises == ["all"] or
+                            all(re.match(r"^[1-9][0-9]*\.[1-9][0-9]*$", x) for x in exercises)):
+                        raise DescriptionError(f"{where}: parts are numbers, exercises P.K "
+                                               f"(the K-th exercise of part P's page) or all")
+                    self.weeks[int(rest[0])] = {"parts": [int(x) for x in parts],
+                                                "exercises": exercises}
                 elif record == "shape" and rest:
                     self.shapes.append(line.split(None, 1)[1])
                 else:
@@ -276,12 +291,24 @@ def check_lesson(root, lesson):
         with open(page, encoding="utf-8") as f:
             rows = table_versions(f.read())
         want = [(v.stem, v.kind) for v in d.part_versions(part)]
+        # a part is what an instructor assigns in a sitting or two: its core path is short
+        core = [s for s, k in want if k == "core"]
+        if len(core) > MAX_CORE:
+            problems.append(f"{rel}: part {part} has {len(core)} core versions, more than "
+                            f"{MAX_CORE}: mark the steps a student may skip optional")
+        if len(want) > MAX_PART_VERSIONS:
+            problems.append(f"{rel}: part {part} has {len(want)} versions, more than "
+                            f"{MAX_PART_VERSIONS}: split the part")
         if rows != want:
             problems.append(f"{os.path.relpath(page, root)}: its versions table lists "
                             f"{' '.join(f'{s}({k})' for s, k in rows) or 'nothing'}; the "
                             f"description's part {part} is "
                             f"{' '.join(f'{s}({k})' for s, k in want) or 'empty'}")
     return problems
+
+
+MAX_CORE = 8  # core versions in a part
+MAX_PART_VERSIONS = 10  # versions in a part
 
 
 def check(root):

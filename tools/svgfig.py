@@ -8,10 +8,15 @@ no packages: a student can change a figure with a text editor and `python3 figur
 House style, so that every figure reads alike at page width (GitHub's column is about 830 px,
 the site's about 900): a figure is at most 820 units wide, text is 13-15 units in a sans-serif
 font, the palette below names what a colour means, and each figure's caption lives on the page.
+`save` refuses a figure whose text runs past its edge or out of the boxes it sits in, measured
+with the house font's own advance widths (tools/svgfig_widths.py, read from DejaVu Sans).
 """
 import os
 import sys
 from xml.sax.saxutils import escape
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import svgfig_widths  # noqa: E402  the house fonts' advance widths, read from the fonts
 
 # What a colour means, across all lessons.
 INK = "#222222"  # text, outlines
@@ -35,8 +40,11 @@ class Figure:
     def __init__(self, width, height, title):
         self.width, self.height, self.title = width, height, title
         self.items = []
+        self.boxes = []  # (x, y, w, h) of every rect: a text inside one must fit in it
+        self.texts = []  # (left, right, x, y, size, text) of every text, as the font sets it
 
     def rect(self, x, y, w, h, fill="none", stroke=INK, width=1.0, dash=None, radius=0):
+        self.boxes.append((x, y, w, h))
         extra = f' stroke-dasharray="{dash}"' if dash else ""
         extra += f' rx="{radius}"' if radius else ""
         self.items.append(
@@ -48,6 +56,9 @@ class Figure:
         style = ' font-weight="bold"' if bold else ""
         style += ' font-style="italic"' if italic else ""
         family = "DejaVu Sans Mono, Menlo, Consolas, monospace" if mono else FONT
+        extent = text_width(str(s), size, bold, mono)
+        left = x - {"start": 0, "middle": extent / 2, "end": extent}[anchor]
+        self.texts.append((left, left + extent, x, y, size, str(s)))
         self.items.append(
             f'<text x="{x:g}" y="{y:g}" font-family="{family}" font-size="{size:g}" '
             f'text-anchor="{anchor}" fill="{color}"{style}>{escape(str(s))}</text>'
@@ -113,10 +124,52 @@ def notes(fig, x, y, lines, size=13, step=18, color=INK):
         fig.text(x, y + k * step, line, size=size, color=color)
 
 
+def text_width(s, size, bold=False, mono=False):
+    """How wide S is set in the house font at SIZE units: the sum of its characters' advance
+    widths (a character the table lacks counts a full em, so that it errs wide)."""
+    if mono:
+        return len(s) * svgfig_widths.MONO * size
+    table = svgfig_widths.BOLD if bold else svgfig_widths.REGULAR
+    return sum(table.get(ord(c), 1.0) for c in s) * size
+
+
+# A text may touch its box's edge by this much (the glyphs' side bearings are inside the advance).
+SLACK = 1.0
+
+
+def overflows(fig):
+    """Each text that runs past the figure's edge, or whose anchor sits in a box (a rect at least
+    as tall as the text) and whose extent the boxes of its line (a row of cells, say) do not
+    cover: one line each."""
+    problems = []
+    for left, right, x, y, size, s in fig.texts:
+        if left < -SLACK or right > fig.width + SLACK:
+            problems.append(f"'{s}' spans x = {left:.0f}..{right:.0f}, past the figure's "
+                            f"0..{fig.width:g}")
+            continue
+        middle = y - size * 0.35  # the middle of a line of capitals, above the baseline
+        line = sorted((bx, bx + w) for bx, by, w, h in fig.boxes
+                      if by <= middle <= by + h and h >= size and w > 0)
+        if not any(a <= x <= b for a, b in line):
+            continue  # free text: the figure's edge is its box
+        covered = left + SLACK  # how far from the left the boxes cover the text without a gap
+        for a, b in line:
+            if a - SLACK <= covered:
+                covered = max(covered, b)
+        if not any(a - SLACK <= left for a, _ in line) or covered + SLACK < right:
+            problems.append(f"'{s}' spans x = {left:.0f}..{right:.0f}, past the boxes it sits in")
+    return problems
+
+
 def save(fig, name):
-    """Writes figures/<name>.svg beside the calling make.py (or into $SVGFIG_OUT, for the test)."""
+    """Writes figures/<name>.svg beside the calling make.py (or into $SVGFIG_OUT, for the test),
+    and refuses a figure wider than the page's column or with text that runs out of its box."""
     if fig.width > 820:
         raise SystemExit(f"svgfig: {name} is {fig.width} units wide; the page column holds 820")
+    problems = overflows(fig)
+    if problems:
+        raise SystemExit(f"svgfig: {name}: text overflows (set in DejaVu Sans, as a reader's "
+                         f"browser does):\n  " + "\n  ".join(problems))
     out_dir = os.environ.get("SVGFIG_OUT") or os.path.dirname(os.path.abspath(sys.argv[0]))
     with open(os.path.join(out_dir, name + ".svg"), "w", encoding="utf-8") as f:
         f.write(fig.svg())
