@@ -910,24 +910,26 @@ def run(root, mode, out=None):
         filled, originals = {}, {}
         part_titles, part_exercises = {}, {}
         teaches = ""
+        # the lesson's results files, read once for all its pages: the runner's (""), the sweep's,
+        # the exercises' and a measurement of every version at the sweep's shapes, where they exist
+        measured_of = {}
+        for kind in ("", "sweep", "exercises", "every-version"):
+            path = os.path.join(results_dir, f"{lesson}{'-' + kind if kind else ''}.csv")
+            if os.path.exists(path):
+                measured_of[kind] = Results(path, schema)
         for part, page_path in sorted(pages.items()):
             stem = os.path.splitext(os.path.basename(page_path))[0]
             where = f"{lesson}/{stem}.md"
             with open(page_path, encoding="utf-8") as f:
                 page = f.read()
             originals[stem] = page
-            runner = None
-            csv_path = os.path.join(results_dir, f"{lesson}.csv")
-            if os.path.exists(csv_path):
-                runner = Results(csv_path, schema)
-                if "<!-- results:begin -->" in page:
-                    page = splice(page, "results", results_block(
-                        runner, lesson, lesson, "results", plot_folder, plotter))
+            runner = measured_of.get("")
+            if runner is not None and "<!-- results:begin -->" in page:
+                page = splice(page, "results", results_block(
+                    runner, lesson, lesson, "results", plot_folder, plotter))
             # where a step that does not pay at the page's case pays: the sweep's cases too, and
-            # those of a measurement of every version at the sweep's shapes, where one exists
-            elsewhere = [Results(path, schema) for path in
-                         (os.path.join(results_dir, f"{lesson}-{kind}.csv")
-                          for kind in ("sweep", "every-version")) if os.path.exists(path)]
+            # those of a measurement of every version at the sweep's shapes
+            elsewhere = [measured_of[k] for k in ("sweep", "every-version") if k in measured_of]
             page = splice_versions(page, runner, d, part, where, RESULTS_PART in pages, elsewhere)
             page, goals = fill_markers(root, where, page, runner)
             page = splice_includes(root, page)
@@ -952,13 +954,12 @@ def run(root, mode, out=None):
                 fail(f"{where} does not start with a title")
             # the sweep and the exercises' measurements, where the lesson has them
             for extra in ("sweep", "exercises"):
-                extra_csv = os.path.join(results_dir, f"{lesson}-{extra}.csv")
                 quotes = f'"{extra}: ' in page
-                if quotes and not os.path.exists(extra_csv):
+                if quotes and extra not in measured_of:
                     fail(f"{where} quotes {extra} numbers, and docs/results/{lesson}-{extra}.csv "
                          f"is missing (run the {extra}-{lesson} target)")
-                if os.path.exists(extra_csv) and (f"<!-- {extra}:begin -->" in page or quotes):
-                    measured = Results(extra_csv, schema)
+                if extra in measured_of and (f"<!-- {extra}:begin -->" in page or quotes):
+                    measured = measured_of[extra]
                     if f"<!-- {extra}:begin -->" in page:
                         page = splice(page, extra, results_block(
                             measured, lesson, f"{lesson}-{extra}", extra, plot_folder, plotter))
