@@ -1,23 +1,24 @@
 /**
  * @file runs.cuh
- * @brief A warp's run of consecutive short containers (v9 on): finding the next run among the
- * warp's lanes, and loading a chunk of its floats with every load in flight. A version defines
- * CHUNK (floats a warp stages at once) before including this file.
+ * @brief v10's runs, reused unchanged from v11 on: a warp's run of consecutive short containers,
+ * found among the warp's lanes, and a chunk of its floats loaded with every load in flight. v10
+ * holds these functions in its own file.
  */
 #ifndef RUNS_CUH
 #define RUNS_CUH
 
-/* Loads values[base, base + CHUNK) ∩ values[.., hi) into `part` (lane l holds float4s l, l + 32,
-   …): base is a multiple of 4, so every float4 is aligned, and every load is in flight before the
-   caller's first store (a loop that stores each value as it arrives waits for DRAM once per value).
-   Floats past `hi` come along only when they share a float4 with ours; the last float4 of the array
-   may be cut short at `total`. */
-static __device__ void load_chunk(float4 part[CHUNK / 128], const float *values, size_t base,
-                                  size_t hi, size_t total)
+/* Loads values[base, base + 128 · loads) ∩ values[.., hi) into part[0 .. loads) (lane l holds
+   float4s l, l + 32, …; `loads` is a constant of the caller, so the loop unrolls): base is a
+   multiple of 4, so every float4 is aligned, and every load is in flight before the caller's first
+   store (a loop that stores each value as it arrives waits for DRAM once per value). Floats past
+   `hi` come along only when they share a float4 with ours; the last float4 of the array may be cut
+   short at `total`. */
+static __device__ __forceinline__ void load_chunk(float4 *part, int loads, const float *values,
+                                                  size_t base, size_t hi, size_t total)
 {
     const unsigned lane = threadIdx.x % 32;
 #pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++) {
+    for (int i = 0; i < loads; i++) {
         const size_t j = base + (size_t)(i * 32 + lane) * 4;
         part[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         if (j + 4 <= total && j < hi)

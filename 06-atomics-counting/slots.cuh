@@ -1,6 +1,6 @@
 /**
  * @file slots.cuh
- * @brief A container summed in pieces by several blocks or warps (v6 on): each adds its piece to
+ * @brief A container summed in pieces by several blocks or warps (v7 on): each adds its piece to
  * the container's slot and draws a ticket; the one that draws the last ticket has the whole sum.
  */
 #ifndef SLOTS_CUH

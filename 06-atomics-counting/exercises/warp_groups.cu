@@ -1,6 +1,6 @@
 /**
  * @file warp_groups.cu
- * @brief Exercise "A warp per container" of 06-atomics-counting (part 1), a solution: v5 with a
+ * @brief Exercise "A warp per container" of 06-atomics-counting (part 1), a solution: v6 with a
  * whole warp per container instead of four lanes.
  *
  * A container of 16 floats now keeps half of its warp idle, and a warp covers one container per

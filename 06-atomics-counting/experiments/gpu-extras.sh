@@ -34,28 +34,28 @@ done
 part ncu && {
   cl_ncu_header "n = 2^24 containers, the counting kernel of each version"
   for lengths in fixed powerlaw; do
-    for v in v1_thread_atomics v2_block_flags v3_syncthreads_count v4_warp_ballot v5_lane_groups \
-             v6_merge_path; do
+    for v in v1_thread_atomics v2_block_flags v3_syncthreads_count v4_warp_ballot v6_resident_grid \
+             v7_merge_path; do
       echo "## $v, --lengths $lengths"
       cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
-    for v in v7_split_long v8_thread_short v9_staged_short v10_warp_medium v11_vector_walks \
-             v12_equal_slices; do
+    for v in v8_split_long v9_thread_short v10_staged_short v11_warp_medium v12_vector_walks \
+             v13_equal_slices; do
       echo "## $v, --lengths $lengths: both kernels (short containers, then the pieces)"
       CL_NCU_LAUNCHES=2 cl_ncu 'count_' "$atomics" "$bin/$v" --n 2^24 --lengths "$lengths"
     done
   done
-  echo "## v9_staged_short to v12_equal_slices, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
-  for v in v9_staged_short v10_warp_medium v11_vector_walks v12_equal_slices; do
+  echo "## v10_staged_short to v13_equal_slices, --lengths powerlaw: the short kernel's issue, occupancy, shared-memory bank conflicts"
+  for v in v10_staged_short v11_warp_medium v12_vector_walks v13_equal_slices; do
     echo "## $v"
     cl_ncu 'count_short' "smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio" \
       "$bin/$v" --n 2^24 --lengths powerlaw
   done
-  echo "## v12_equal_slices at n = 2^20: the two kernels' own durations (the runner's median also holds the memset and the launches)"
+  echo "## v13_equal_slices at n = 2^20: the two kernels' own durations (the runner's median also holds the memset and the launches)"
   for lengths in fixed uniform powerlaw; do
-    echo "## v12_equal_slices, n = 2^20, --lengths $lengths"
+    echo "## v13_equal_slices, n = 2^20, --lengths $lengths"
     CL_NCU_LAUNCHES=2 cl_ncu 'count_' "gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed" \
-      "$bin/v12_equal_slices" --n 2^20 --lengths "$lengths"
+      "$bin/v13_equal_slices" --n 2^20 --lengths "$lengths"
   done
 } > "$results/06-atomics-counting-ncu.txt" && cat "$results/06-atomics-counting-ncu.txt"
 
@@ -76,14 +76,14 @@ part short && {
   for s in long_scoreboard barrier membar short_scoreboard mio_throttle; do
     short_metrics="$short_metrics,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
   done
-  for v in v11_vector_walks v12_equal_slices; do
+  for v in v12_vector_walks v13_equal_slices; do
     for mean in 4 16; do
       echo "## $v, --mean $mean"
       cl_ncu 'count_short' "$short_metrics" "$bin/$v" --n 2^24 --lengths fixed --mean "$mean"
     done
   done
-  echo "## v13_lane_tiles, --mean 4"
-  cl_ncu 'count_short' "$short_metrics" "$bin/v13_lane_tiles" --n 2^24 --lengths fixed --mean 4
+  echo "## v14_lane_tiles, --mean 4"
+  cl_ncu 'count_short' "$short_metrics" "$bin/v14_lane_tiles" --n 2^24 --lengths fixed --mean 4
 } > "$results/06-atomics-counting-ncu-short.txt" && cat "$results/06-atomics-counting-ncu-short.txt"
 
 # 2^20 containers: a run lasts tens of microseconds. The read probe (the ceiling's kernel) over the
@@ -96,15 +96,15 @@ part small && {
   "$build/common/flush_compare" clean 25 75 1024
   cl_ncu_header "n = 2^20 containers, every counting kernel of a run"
   for lengths in fixed uniform powerlaw; do
-    for v in v5_lane_groups v11_vector_walks v13_lane_tiles; do
+    for v in v6_resident_grid v12_vector_walks v14_lane_tiles; do
       echo "## $v, --lengths $lengths"
       CL_NCU_LAUNCHES=2 cl_ncu 'count' gpu__time_duration.sum,dram__bytes_read.sum "$bin/$v" \
         --n 2^20 --lengths "$lengths"
     done
   done
-  echo "## v13_lane_tiles, --lengths fixed --mean 4"
+  echo "## v14_lane_tiles, --lengths fixed --mean 4"
   CL_NCU_LAUNCHES=2 cl_ncu 'count' gpu__time_duration.sum,dram__bytes_read.sum \
-    "$bin/v13_lane_tiles" --n 2^20 --lengths fixed --mean 4
+    "$bin/v14_lane_tiles" --n 2^20 --lengths fixed --mean 4
 } > "$results/06-atomics-counting-small.txt" && cat "$results/06-atomics-counting-small.txt"
 
 # The ncu-tails, ncu-streams and ncu-async files were written by parts of this script for the

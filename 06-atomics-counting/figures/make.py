@@ -84,10 +84,10 @@ def lane_groups():
     svgfig.save(fig, "lane_groups")
 
 
-# 3. v6: the merge path over floats and container ends.
+# 3. v7: the merge path over floats and container ends.
 def merge_path():
-    fig = svgfig.Figure(820, 270, "v6: a merge path over every float and every container end")
-    header(fig, "v5 → v6: the merge path, every block the same work",
+    fig = svgfig.Figure(820, 270, "v7: a merge path over every float and every container end")
+    header(fig, "v6 → v7: the merge path, every block the same work",
            "The floats and the container ends as one merged list, cut into equal tiles of items.")
     size = 20
     x0 = 40
@@ -117,15 +117,15 @@ def merge_path():
     svgfig.save(fig, "merge_path")
 
 
-# 4. v7: long containers cut into pieces for a second kernel.
+# 4. v8: long containers cut into pieces for a second kernel.
 def pieces():
-    fig = svgfig.Figure(820, 330, "v7: long containers cut into pieces")
-    header(fig, "v5 → v7: split only the long containers",
+    fig = svgfig.Figure(820, 330, "v8: long containers cut into pieces")
+    header(fig, "v6 → v8: split only the long containers",
            "Toy sizes: containers over 6 floats are long, pieces of 4 (the lesson: over 128, "
            "pieces of 512).")
     size = 22
     x0 = 40
-    fig.text(x0, 90, "first kernel: lane groups sum the short containers (v5); a long one is listed "
+    fig.text(x0, 90, "first kernel: lane groups sum the short containers (v6); a long one is listed "
              "as pieces", size=13)
     off = values_row(fig, x0, 104, size, label=False)
     long_c = 4
@@ -179,10 +179,10 @@ def starts_of(lengths):
 RUN = [1, 4, 2, 5, 1, 3, 6, 2]  # a warp's 8 short containers (toy sizes), 24 floats
 
 
-# 5. v8 -> v9: a warp's run of short containers staged in shared memory, then walked there.
+# 5. v9 -> v10: a warp's run of short containers staged in shared memory, then walked there.
 def staged_run():
-    fig = svgfig.Figure(820, 350, "v9: a warp's short containers staged in shared memory")
-    header(fig, "v8 → v9: stage the run, then walk it in shared memory",
+    fig = svgfig.Figure(820, 350, "v10: a warp's short containers staged in shared memory")
+    header(fig, "v9 → v10: stage the run, then walk it in shared memory",
            "Toy sizes: 8 lanes, 8 short containers of 24 floats in all, a chunk of 32 (the lesson: "
            "32 lanes, chunks of 640).")
     size = 20
@@ -256,10 +256,10 @@ def slice_segments(lengths, slice_len, lanes):
     return out, starts
 
 
-# 6. v11 -> v12: equal slices of the staged chunk, a segmented scan across the lanes.
+# 6. v12 -> v13: equal slices of the staged chunk, a segmented scan across the lanes.
 def equal_slices():
-    fig = svgfig.Figure(820, 460, "v12: equal slices of the staged chunk and a segmented scan")
-    header(fig, "v11 → v12: equal slices, whatever the containers",
+    fig = svgfig.Figure(820, 460, "v13: equal slices of the staged chunk and a segmented scan")
+    header(fig, "v12 → v13: equal slices, whatever the containers",
            "Toy sizes: 8 lanes, a staged chunk of 24 floats, slices of 3 (the lesson: 32 lanes, 384 "
            "floats, slices of 12).")
     size = 30
@@ -330,17 +330,17 @@ def equal_slices():
 TILE = [1, 2, 1, 3, 1, 2, 2, 1, 1, 2, 1, 3, 1, 1, 1, 1]  # 16 containers of mean 1.5, 24 floats
 
 
-# 7. v12 -> v13: several containers per lane, so that a warp's chunk is full.
+# 7. v13 -> v14: several containers per lane, so that a warp's chunk is full.
 def lane_tiles():
-    fig = svgfig.Figure(820, 430, "v13: several containers per lane, a tile per warp")
-    header(fig, "v12 → v13: a tile of containers per warp, k per lane",
+    fig = svgfig.Figure(820, 430, "v14: several containers per lane, a tile per warp")
+    header(fig, "v13 → v14: a tile of containers per warp, k per lane",
            "Toy sizes: 8 lanes, a chunk of 24 floats, mean length 1.5: k = 24 / (8 · 1.5) = 2 "
            "(the lesson, mean 4: k = 3).")
     size = 30
     x0 = 50
-    # v12: one container per lane
+    # v13: one container per lane
     y = 96
-    fig.text(x0, y - 16, "v12: lane c owns container c; the warp's 8 containers fill 13 of the "
+    fig.text(x0, y - 16, "v13: lane c owns container c; the warp's 8 containers fill 13 of the "
              "24 floats", size=13, bold=True)
     first = TILE[:8]
     off = starts_of(first)
@@ -356,9 +356,9 @@ def lane_tiles():
     fig.text(x0 + 24 * size + 6, y + 28 + size + 12, "slices", size=11, color=ACTIVE)
     fig.text(x0 + (off[-1] + (24 - off[-1]) / 2) * size, y + 28 + size / 2 + 5,
              "no container's, walked all the same", size=12, anchor="middle", color=HOT)
-    # v13: k = 2 containers per lane
+    # v14: k = 2 containers per lane
     y = 226
-    fig.text(x0, y - 16, "v13: lane l owns containers 2l and 2l + 1; the tile of 16 fills the "
+    fig.text(x0, y - 16, "v14: lane l owns containers 2l and 2l + 1; the tile of 16 fills the "
              "chunk", size=13, bold=True)
     off = starts_of(TILE)
     for lane in range(8):
@@ -396,7 +396,7 @@ def lane_tiles():
         "A column per lane: where its 2 containers",
         "start, and where the second ends. Lane l",
         "marks those starts in the bitmap; the walk",
-        "is v12's: equal slices, the segmented scan.",
+        "is v13's: equal slices, the segmented scan.",
     ], size=13)
     svgfig.save(fig, "lane_tiles")
 

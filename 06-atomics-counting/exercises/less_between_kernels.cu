@@ -1,17 +1,17 @@
 /**
- * @file v11_vector_walks.cu
- * @brief v11: v10 with 16-byte shared-memory reads in both walks: the chunk is staged as float4s
- * (swizzled instead of padded), a lane's walk reads a float4 per step, and the warp's medium walk
- * 128 floats per step.
+ * @file less_between_kernels.cu
+ * @brief Exercise "Less between the kernels" of 06-atomics-counting (part 2), a solution: v12 with
+ * less between its two kernels — no memset, the pieces kernel launched as a programmatic
+ * dependent, and a ticket drawn only by the pieces kernel's blocks that had pieces.
  *
- * v10 still spends most of its instructions in the walks: a step of the serial walk is a load, an
- * add and the loop's index, bound and branch for one float. Reading float4s does the loop's work
- * once per four floats. The first and last float4 of a container hold floats of its neighbours, so
- * those two are added under a mask (a masked float adds 0, which leaves the sum as it was, so the
- * order of additions is still v8's). The padding that kept v9's lanes on different banks would
- * misalign the float4s; an XOR of the float4's column with its row does the same job. With steps
- * this cheap, a lane walks containers of up to 64 floats alone and the warp takes those up to 1024
- * (the pieces only longer ones): the thresholds that measured best (tries file).
+ * At 2^20 containers a run lasts tens of microseconds, and v12 spends part of it outside its short
+ * kernel: the memset of the count, the gap before the second launch, and a pieces kernel whose
+ * blocks all draw a ticket though most find no piece. Here v12's two kernels are unchanged but for
+ * three things: the short kernel adds its count into the list (`over`) and the pieces kernel's last
+ * block copies it out (no memset), the pieces kernel may start before the short one ends (its
+ * blocks wait in `griddepcontrol.wait`, sm_90 on; elsewhere an ordinary launch), and only the
+ * pieces kernel's blocks that had pieces draw a ticket, the last of them (block 0 always counts as
+ * one) writing the count. Diff it against v12.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -19,7 +19,8 @@
 
 #define BLOCK_SIZE 256
 #define SHORT_MAX  1024 /* the warp's 128-float steps make containers up to 1024 floats cheap */
-#include "pieces.cuh"
+
+#include "piece_scan.cuh"
 
 #define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
 
@@ -41,7 +42,7 @@ static __device__ void stage_chunk(float4 *staged, const float *values, size_t b
 {
     const unsigned lane = threadIdx.x % 32;
     float4 part[CHUNK / 128];
-    load_chunk(part, values, base, hi, total);
+    load_chunk(part, CHUNK / 128, values, base, hi, total);
 #pragma unroll
     for (int i = 0; i < CHUNK / 128; i++)
         staged[slot(i * 32 + lane)] = part[i];
@@ -59,8 +60,7 @@ static __device__ float add_in_range(float sum, float4 v, unsigned p, unsigned f
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,
-                unsigned long long *count, piece_list *list, size_t *piece_container,
-                size_t *piece_first)
+                piece_list *list, size_t *piece_container, size_t *piece_first)
 {
     __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
     float4 *staged = staged_block[threadIdx.x / 32];
@@ -114,11 +114,10 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, SHORT_MAX, sum, limit,
+                 &list->over);
 }
 
-/* The second kernel, v7's unchanged: a warp per listed piece, a container of several finished in
-   its slot; the last block to finish empties the list for the next call. */
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
                  piece_list *list, const size_t *piece_container, const size_t *piece_first,
@@ -128,6 +127,10 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __shared__ bool is_last_block;
     if (threadIdx.x == 0)
         block_count = 0;
+#if __CUDA_ARCH__ >= 900
+    /* launched early: wait until the short kernel has finished and its writes are visible */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
     __syncthreads();
     const unsigned lane = threadIdx.x % 32;
     const size_t pieces = list->pieces;
@@ -156,6 +159,16 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                                           : finish_in_slot(slot_sums, slot_tickets, first,
                                                            container_pieces, sum, limit);
     }
+    /* The active blocks: those whose first warp had a piece, and block 0 always, so that with no
+       piece at all one block still writes the count. The others had nothing to add and draw no
+       ticket. One that reads the list after the last active block emptied it finds no piece, and
+       it had none: every active block reads the list before its own ticket. */
+    const size_t blocks_with_pieces = (pieces + BLOCK_SIZE / 32 - 1) / (BLOCK_SIZE / 32);
+    const size_t active = blocks_with_pieces == 0          ? 1
+                          : blocks_with_pieces < gridDim.x ? blocks_with_pieces
+                                                           : gridDim.x;
+    if (blockIdx.x >= active)
+        return;
     for (int offset = 16; offset > 0; offset /= 2)
         over += __shfl_xor_sync(FULL_MASK, over, offset);
     if (lane == 0 && over)
@@ -163,40 +176,58 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
     __syncthreads();
     if (threadIdx.x == 0) {
         if (block_count)
-            atomicAdd(count, block_count);
+            atomicAdd(&list->over, block_count);
         __threadfence();
-        is_last_block = atomicAdd(&list->blocks_done, 1u) == gridDim.x - 1;
+        is_last_block = atomicAdd(&list->blocks_done, 1u) == active - 1;
     }
     __syncthreads();
-    if (is_last_block && threadIdx.x == 0) /* every block has read the list: empty it */
+    if (is_last_block && threadIdx.x == 0) { /* every active block has read the list: empty it */
+        __threadfence();
+        *count = atomicExch(&list->over, 0ull);
         list->pieces = 0, list->blocks_done = 0;
+    }
 }
 
-/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. */
+/* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. On
+   sm_90 and later it may start before the first ends (its blocks wait in griddepcontrol.wait);
+   older GPUs have no such wait, and get a plain launch. */
 static void launch_pieces(const float *values, const size_t *offsets, float limit,
                           unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
 {
-    const size_t grid = cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0);
-    count_pieces<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, limit, count, w->list,
-                                                            w->piece_container, w->piece_first,
-                                                            w->slot_sums, w->slot_tickets);
-    CL_LAUNCH_CHECK("count_pieces");
+    static int major = -1; /* read once, not on every (timed) call */
+    if (major < 0) {
+        int device;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    }
+    cudaLaunchAttribute early;
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)cl_resident_blocks((const void *)count_pieces, BLOCK_SIZE, 0));
+    config.blockDim = dim3(BLOCK_SIZE);
+    config.stream = stream;
+    config.attrs = &early;
+    config.numAttrs = major >= 9;
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, count_pieces, values, offsets, limit, count, w->list,
+                                     (const size_t *)w->piece_container,
+                                     (const size_t *)w->piece_first, w->slot_sums,
+                                     w->slot_tickets));
 }
 
 size_t count_workspace_bytes(size_t n, size_t total)
 {
     (void)n;
-    return piece_workspace_bytes(total);
+    return piece_workspace_bytes(total, SHORT_MAX);
 }
 
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
-    CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    const piece_workspace w = piece_workspace_at(workspace, total);
+    const piece_workspace w = piece_workspace_at(workspace, total, SHORT_MAX);
     const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
-        values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);
+    count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(values, offsets, n, total, limit, w.list,
+                                                           w.piece_container, w.piece_first);
     CL_LAUNCH_CHECK("count_short");
     launch_pieces(values, offsets, limit, count, &w, stream);
 }

@@ -1,13 +1,13 @@
 /**
- * @file v6_merge_path.cu
- * @brief v6: v5 with load balance for every float: every block takes the same number of items,
+ * @file v7_merge_path.cu
+ * @brief v7: v6 with load balance for every float: every block takes the same number of items,
  * floats and container ends together (a merge path over the CSR), whatever the container
  * boundaries.
  *
  * A segmented scan joins the pieces of a container that several threads share, and a container
  * that spans blocks is finished by whichever block adds the last piece. This is the textbook answer
- * to v5's imbalance, and it treats every float alike; the page measures what that costs, and the
- * second path (v7 to v20) treats the short containers and the long ones apart instead.
+ * to v6's imbalance, and it treats every float alike; the page measures what that costs, and the
+ * second path (v8 to v14) treats the short containers and the long ones apart instead.
  *
  * Think of the input as one merged list: container c's floats, then its end, then container c+1's.
  * Tile t is items [4096 t, 4096 t + 4096) of that list. A warp finds where the tile starts among

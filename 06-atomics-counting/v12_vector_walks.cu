@@ -1,52 +1,60 @@
 /**
- * @file v9_staged_short.cu
- * @brief v9: v8 with the short containers' floats read coalesced: a warp stages the floats of its
- * 32 containers in shared memory with 16-byte loads, and each lane then sums its own container
- * there.
+ * @file v12_vector_walks.cu
+ * @brief v12: v11 with 16-byte shared-memory reads in both walks: the chunk is staged as float4s
+ * (swizzled instead of padded), a lane's walk reads a float4 per step, and the warp's medium walk
+ * 128 floats per step.
  *
- * v8's short kernel waits on memory: each lane walks its own container one float at a time, so a
- * load instruction of a warp touches up to 32 different lines, and the walk of the longest
- * container holds the warp. But the 32 containers of a warp lie one after another in memory. So
- * the warp reads them as one run: every lane loads CHUNK / 128 float4s (all issued before the first
- * store, so that their trips to DRAM overlap), stores them to shared memory, and the serial walk —
- * still one lane per container, in the same order of additions as v8 — reads shared memory instead
- * of DRAM. A long container splits the warp's containers into runs, and its floats are left to the
- * pieces.
+ * v11 still spends most of its instructions in the walks: a step of the serial walk is a load, an
+ * add and the loop's index, bound and branch for one float. Reading float4s does the loop's work
+ * once per four floats. The first and last float4 of a container hold floats of its neighbours, so
+ * those two are added under a mask (a masked float adds 0, which leaves the sum as it was, so the
+ * order of additions is still v9's). The padding that kept v10's lanes on different banks would
+ * misalign the float4s; an XOR of the float4's column with its row does the same job. With steps
+ * this cheap, a lane walks containers of up to 64 floats alone and the warp takes those up to 1024
+ * (the pieces only longer ones): the thresholds that measured best (tries file).
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "counting.h"
 
 #define BLOCK_SIZE 256
-#define SHORT_MAX  128 /* longer containers are cut into pieces */
-#include "pieces.cuh"
+#define SHORT_MAX  1024 /* the warp's 128-float steps make containers up to 1024 floats cheap */
+#include "piece_scan.cuh"
 
 #define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
 
 #include "runs.cuh"
 
-#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v11 and v12) */
+#define SERIAL_MAX 64 /* longest container a lane walks alone: a step is now 4 floats */
 
-/* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
-   16 floats (or any even stride) hit different banks, and so do the stores below. */
-static __device__ unsigned padded(unsigned p)
+/* float4 q of a chunk lives at q ^ (q / 8 % 8): the 8 float4s of each 128-byte row are permuted
+   by the row's number, so 8 lanes reading float4s 16 floats apart (containers of 16) hit different
+   banks, and the stores below (8 consecutive float4s per row) stay conflict-free. */
+static __device__ unsigned slot(unsigned q)
 {
-    return p + p / 32;
+    return q ^ ((q / 8) % 8);
 }
 
-/* v11 and v12: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
-static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
-                                          size_t hi, size_t total)
+/* Stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory (layout above). */
+static __device__ void stage_chunk(float4 *staged, const float *values, size_t base, size_t hi,
+                                   size_t total)
 {
     const unsigned lane = threadIdx.x % 32;
     float4 part[CHUNK / 128];
-    load_chunk(part, values, base, hi, total);
+    load_chunk(part, CHUNK / 128, values, base, hi, total);
 #pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++) {
-        const unsigned p = (i * 32 + lane) * 4;
-        staged[padded(p)] = part[i].x, staged[padded(p + 1)] = part[i].y;
-        staged[padded(p + 2)] = part[i].z, staged[padded(p + 3)] = part[i].w;
-    }
+    for (int i = 0; i < CHUNK / 128; i++)
+        staged[slot(i * 32 + lane)] = part[i];
+}
+
+/* Adds, in order, the floats of v (floats p to p + 3 of the chunk) that lie in [from, to). */
+static __device__ float add_in_range(float sum, float4 v, unsigned p, unsigned from, unsigned to)
+{
+    sum += p >= from && p < to ? v.x : 0.0f;
+    sum += p + 1 >= from && p + 1 < to ? v.y : 0.0f;
+    sum += p + 2 >= from && p + 2 < to ? v.z : 0.0f;
+    sum += p + 3 >= from && p + 3 < to ? v.w : 0.0f;
+    return sum;
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE)
@@ -54,14 +62,15 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
                 unsigned long long *count, piece_list *list, size_t *piece_container,
                 size_t *piece_first)
 {
-    __shared__ float staged_block[BLOCK_SIZE / 32][PADDED];
-    float *staged = staged_block[threadIdx.x / 32];
+    __shared__ float4 staged_block[BLOCK_SIZE / 32][CHUNK / 4];
+    float4 *staged = staged_block[threadIdx.x / 32];
     const unsigned lane = threadIdx.x % 32;
     const size_t c = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     size_t begin = 0, end = 0;
     if (c < n)
         begin = offsets[c], end = offsets[c + 1];
     const int is_long = end - begin > SHORT_MAX;
+    const int is_medium = end - begin > SERIAL_MAX;
     float sum = 0.0f;
     /* the warp's short containers, as runs of consecutive lanes between long ones (warp-uniform) */
     unsigned todo = ~__ballot_sync(FULL_MASK, c >= n || is_long);
@@ -72,20 +81,44 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
         const size_t hi = __shfl_sync(FULL_MASK, end, last);
         const int in_run = (int)lane >= first && (int)lane <= last;
         for (size_t base = lo & ~(size_t)3; base < hi; base += CHUNK) {
-            stage_chunk_padded(staged, values, base, hi, total);
+            stage_chunk(staged, values, base, hi, total);
             __syncwarp();
             const size_t start = begin > base ? begin : base;
             const size_t stop = end < base + CHUNK ? end : base + CHUNK;
-            if (in_run && start < stop)
-                for (unsigned p = (unsigned)(start - base); p < (unsigned)(stop - base); p++)
-                    sum += staged[padded(p)];
+            const int has_floats = in_run && start < stop;
+            if (has_floats && !is_medium) { /* masked first and last float4, whole ones between */
+                const unsigned from = (unsigned)(start - base), to = (unsigned)(stop - base);
+                const unsigned first_q = from / 4, last_q = (to - 1) / 4;
+                sum = add_in_range(sum, staged[slot(first_q)], 4 * first_q, from, to);
+                for (unsigned q = first_q + 1; q < last_q; q++) {
+                    const float4 v = staged[slot(q)];
+                    sum += v.x, sum += v.y, sum += v.z, sum += v.w;
+                }
+                if (last_q > first_q)
+                    sum = add_in_range(sum, staged[slot(last_q)], 4 * last_q, from, to);
+            }
+            /* each medium container in this chunk: the 32 lanes together (warp-uniform loop) */
+            for (unsigned medium = __ballot_sync(FULL_MASK, has_floats && is_medium); medium;
+                 medium &= medium - 1) {
+                const int owner = __ffs(medium) - 1;
+                const unsigned from = __shfl_sync(FULL_MASK, (unsigned)(start - base), owner);
+                const unsigned to = __shfl_sync(FULL_MASK, (unsigned)(stop - base), owner);
+                float part = 0.0f;
+                for (unsigned q = from / 4 + lane; 4 * q < to; q += 32)
+                    part = add_in_range(part, staged[slot(q)], 4 * q, from, to);
+                for (int offset = 16; offset > 0; offset /= 2)
+                    part += __shfl_xor_sync(FULL_MASK, part, offset);
+                if ((int)lane == owner)
+                    sum += part;
+            }
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, SHORT_MAX, sum, limit,
+                 count);
 }
 
-/* The second kernel, v7's unchanged: a warp per listed piece, a container of several finished in
+/* The second kernel, v8's unchanged: a warp per listed piece, a container of several finished in
    its slot; the last block to finish empties the list for the next call. */
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
@@ -154,14 +187,14 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
 size_t count_workspace_bytes(size_t n, size_t total)
 {
     (void)n;
-    return piece_workspace_bytes(total);
+    return piece_workspace_bytes(total, SHORT_MAX);
 }
 
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
     CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    const piece_workspace w = piece_workspace_at(workspace, total);
+    const piece_workspace w = piece_workspace_at(workspace, total, SHORT_MAX);
     const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
     count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
         values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);

@@ -1,10 +1,10 @@
 /**
- * @file v12_equal_slices.cu
- * @brief v12: v11 with the staged chunk cut into equal slices, one per lane, whatever the container
+ * @file v13_equal_slices.cu
+ * @brief v13: v12 with the staged chunk cut into equal slices, one per lane, whatever the container
  * boundaries: each lane sums its 12 floats by segments, and a segmented scan across the lanes
  * carries the sums of containers that cross slices.
  *
- * v11 gives each lane its own container, so a warp's walk lasts as long as its longest short
+ * v12 gives each lane its own container, so a warp's walk lasts as long as its longest short
  * container, and each medium one costs the whole warp a walk and a butterfly: on the power law
  * ncu counts a third of the lanes idle per instruction. Here lane l takes floats 12l to 12l + 11 of
  * the chunk, so every lane does the same work whatever the lengths. A bitmap marks where the
@@ -13,7 +13,7 @@
  * open at the end of a slice goes on in the next one: a scan over the lanes, cut by the lanes that
  * hold a mark, gives each lane the floats of that segment from the lanes before it, and carries
  * the open one to the next chunk. The lane that owns a container reads its sum once, at its last
- * float. The additions are grouped by slices, not in v8's order; the check's rounding band holds
+ * float. The additions are grouped by slices, not in v9's order; the check's rounding band holds
  * for any order.
  *
  * The walk costs the same for every float of a chunk, used or not, so the chunk is 384 floats
@@ -38,10 +38,10 @@
 #define MIN_BLOCKS 8
 #endif
 #define BLOCK_SIZE 256
-#define SHORT_MAX  1024 /* longer containers go to the pieces, as in v11 */
-#include "pieces.cuh"
+#define SHORT_MAX  1024 /* longer containers go to the pieces, as in v12 */
+#include "piece_scan.cuh"
 
-#define CHUNK 384 /* floats a warp stages at once (v11's 640) */
+#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
 
 #include "runs.cuh"
 
@@ -55,7 +55,7 @@ static __device__ void stage_plain(float4 *staged, const float *values, size_t b
 {
     const unsigned lane = threadIdx.x % 32;
     float4 part[CHUNK / 128];
-    load_chunk(part, values, base, hi, total);
+    load_chunk(part, CHUNK / 128, values, base, hi, total);
 #pragma unroll
     for (int i = 0; i < CHUNK / 128; i++)
         staged[i * 32 + lane] = part[i];
@@ -177,10 +177,11 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, SHORT_MAX, sum, limit,
+                 count);
 }
 
-/* The second kernel, v7's unchanged: a warp per listed piece, a container of several finished in
+/* The second kernel, v8's unchanged: a warp per listed piece, a container of several finished in
    its slot; the last block to finish empties the list for the next call. */
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
@@ -249,14 +250,14 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
 size_t count_workspace_bytes(size_t n, size_t total)
 {
     (void)n;
-    return piece_workspace_bytes(total);
+    return piece_workspace_bytes(total, SHORT_MAX);
 }
 
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
     CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    const piece_workspace w = piece_workspace_at(workspace, total);
+    const piece_workspace w = piece_workspace_at(workspace, total, SHORT_MAX);
     const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
     count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
         values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);

@@ -1,9 +1,9 @@
 /**
- * @file v10_warp_medium.cu
- * @brief v10: v9 with the whole warp summing each medium container (33 to SHORT_MAX floats) from
+ * @file v11_warp_medium.cu
+ * @brief v11: v10 with the whole warp summing each medium container (33 to SHORT_MAX floats) from
  * the staged chunk; only containers of up to 32 floats keep a lane's serial walk.
  *
- * v9's serial walk makes a warp wait for its longest short container: on the power law a warp's
+ * v10's serial walk makes a warp wait for its longest short container: on the power law a warp's
  * short containers hold a few hundred floats, the longest of them several times the mean, so the
  * walk takes that many steps with a few lanes busy (the page draws the generator's law). Here a
  * lane walks its own container only up to 32 floats; for each longer one the 32 lanes read 32
@@ -17,13 +17,13 @@
 
 #define BLOCK_SIZE 256
 #define SHORT_MAX  512 /* the medium path makes containers up to 512 floats cheap */
-#include "pieces.cuh"
+#include "piece_scan.cuh"
 
 #define CHUNK 640 /* floats a warp stages at once: 5 float4 loads per lane */
 
 #include "runs.cuh"
 
-#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v11 and v12) */
+#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v12 and v13) */
 
 /* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
    16 floats (or any even stride) hit different banks, and so do the stores below. */
@@ -32,13 +32,13 @@ static __device__ unsigned padded(unsigned p)
     return p + p / 32;
 }
 
-/* v11 and v12: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
+/* v12 and v13: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
 static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
                                           size_t hi, size_t total)
 {
     const unsigned lane = threadIdx.x % 32;
     float4 part[CHUNK / 128];
-    load_chunk(part, values, base, hi, total);
+    load_chunk(part, CHUNK / 128, values, base, hi, total);
 #pragma unroll
     for (int i = 0; i < CHUNK / 128; i++) {
         const unsigned p = (i * 32 + lane) * 4;
@@ -98,10 +98,11 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, SHORT_MAX, sum, limit,
+                 count);
 }
 
-/* The second kernel, v7's unchanged: a warp per listed piece, a container of several finished in
+/* The second kernel, v8's unchanged: a warp per listed piece, a container of several finished in
    its slot; the last block to finish empties the list for the next call. */
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
@@ -170,14 +171,14 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
 size_t count_workspace_bytes(size_t n, size_t total)
 {
     (void)n;
-    return piece_workspace_bytes(total);
+    return piece_workspace_bytes(total, SHORT_MAX);
 }
 
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
     CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    const piece_workspace w = piece_workspace_at(workspace, total);
+    const piece_workspace w = piece_workspace_at(workspace, total, SHORT_MAX);
     const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
     count_short<<<(unsigned)grid, BLOCK_SIZE, 0, stream>>>(
         values, offsets, n, total, limit, count, w.list, w.piece_container, w.piece_first);

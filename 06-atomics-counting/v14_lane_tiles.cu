@@ -1,16 +1,15 @@
 /**
- * @file v13_lane_tiles.cu
- * @brief v13: v12 with several containers per lane when containers are short: a warp takes a tile
+ * @file v14_lane_tiles.cu
+ * @brief v14: v13 with several containers per lane when containers are short: a warp takes a tile
  * of 32 · k consecutive containers, k = 384 / (32 · mean length) up to 3, so that its staged chunk
  * is full.
  *
- * v12's walk costs the same for every float of a 384-float chunk, used or not: at a mean of 4
+ * v13's walk costs the same for every float of a 384-float chunk, used or not: at a mean of 4
  * floats a warp's run of 32 containers fills a third of it, and ncu finds the short kernel
  * issue-bound. Here a lane owns k consecutive containers, so the run fills the chunk. The walk is
- * v12's, moved into count_run() with the lane's container bounds in shared memory (32-bit, relative
- * to the run). A tile that holds a long container goes row by row through v12's runs. Only k > 1
- * uses the tiles (40 registers, 6 blocks per SM): at k = 1 they lost to v12's kernel, which stays
- * here unchanged for it (the tries file, run of 2026-11-24).
+ * v13's, moved into count_run() with the lane's container bounds in shared memory (32-bit, relative
+ * to the run). A tile that holds a long container goes row by row through v13's runs. Only k > 1
+ * uses the tiles (40 registers, 6 blocks per SM): at k = 1 they lost to v13's kernel, kept for it.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -27,8 +26,8 @@
 /* The tiled kernel: 40 registers, 6 blocks of 256 on sm_90 (8 blocks spill, and ran slower). */
 #define MIN_BLOCKS_TILES (MIN_BLOCKS * 3 / 4)
 #define BLOCK_SIZE       256
-#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v11 */
-#include "pieces.cuh"
+#define SHORT_MAX        1024 /* longer containers go to the pieces, as in v12 */
+#include "piece_scan.cuh"
 
 /* Adds `over` of every thread of the block to the count, one atomic. All threads call it. */
 static __device__ void count_block(unsigned long long *count, unsigned over)
@@ -48,7 +47,7 @@ static __device__ void count_block(unsigned long long *count, unsigned over)
     }
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v11's 640) */
+#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
 #include "runs.cuh"
 
 #define SLICE         (CHUNK / 32) /* floats per lane: 12, three float4s */
@@ -61,7 +60,7 @@ static __device__ void stage_plain(float4 *staged, const float *values, size_t b
 {
     const unsigned lane = threadIdx.x % 32;
     float4 part[CHUNK / 128];
-    load_chunk(part, values, base, hi, total);
+    load_chunk(part, CHUNK / 128, values, base, hi, total);
 #pragma unroll
     for (int i = 0; i < CHUNK / 128; i++)
         staged[i * 32 + lane] = part[i];
@@ -229,7 +228,8 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
             __syncwarp(); /* everyone has read the chunk before the next one overwrites it */
         }
     }
-    finish_short(list, piece_container, piece_first, c, n, end - begin, sum, limit, count);
+    finish_short(list, piece_container, piece_first, c, n, end - begin, SHORT_MAX, sum, limit,
+                 count);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
@@ -269,7 +269,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS_TILES)
         over += count_run(at, own, values + from, (unsigned)(hi - from), total - from, limit,
                           staged, starts);
     } else {
-        /* a long container: v12's runs, one row of 32 consecutive containers at a time, a lane
+        /* a long container: v13's runs, one row of 32 consecutive containers at a time, a lane
            each, cut at the long ones, which are listed as pieces */
         over = 0;
         for (unsigned row = 0; row < per_lane; row++) {
@@ -305,7 +305,7 @@ static unsigned containers_per_lane(size_t n, size_t total)
     return fill < 1 ? 1 : fill > PER_LANE_MOST ? PER_LANE_MOST : (unsigned)fill;
 }
 
-/* The second kernel, v7's unchanged: a warp per listed piece, a container of several finished in
+/* The second kernel, v8's unchanged: a warp per listed piece, a container of several finished in
    its slot; the last block to finish empties the list for the next call. */
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,
@@ -374,14 +374,14 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
 size_t count_workspace_bytes(size_t n, size_t total)
 {
     (void)n;
-    return piece_workspace_bytes(total);
+    return piece_workspace_bytes(total, SHORT_MAX);
 }
 
 void count_over_limit(const float *values, const size_t *offsets, size_t n, size_t total,
                       float limit, unsigned long long *count, void *workspace, cudaStream_t stream)
 {
     CL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    const piece_workspace w = piece_workspace_at(workspace, total);
+    const piece_workspace w = piece_workspace_at(workspace, total, SHORT_MAX);
     const unsigned per_lane = containers_per_lane(n, total);
     if (per_lane == 1) {
         const size_t grid = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
