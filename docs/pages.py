@@ -81,6 +81,7 @@ class Results:
             v, c = f[col["version"]], f[col["case"]]
             row = {
                 "ms": f[col["median_ms"]], "rate": f[col["throughput"]], "pct": f[col["pct_of_ceiling"]],
+                "ceiling": f[col["ceiling"]],
                 "check": f[col["check"]], "error": f[col["error"]],
                 "speedup": f[col["speedup_vs_v1"]], "vs": f[col["vs_baseline"]], "version": v,
             }
@@ -150,6 +151,8 @@ def field_text(results, where, version, case, field):
         text = version
     elif field == "error":
         text = row["error"]
+    elif field == "ceiling":
+        text = row["ceiling"]
     else:
         fail(f"{where}: unknown field '{field}'")
     return text, number_of(row[field]), version
