@@ -36,11 +36,10 @@
 
 /** What the kernel needs to know of the layer. */
 typedef struct {
-    int out_channels;      /* m: rows of the product */
-    int depth;             /* k = C·K: the dot product's length */
-    int mask;              /* K */
-    unsigned mask_inverse; /* ⌈2^31 / K⌉, for a version that divides by multiplying (v16) */
-    size_t length;         /* n = L */
+    int out_channels; /* m: rows of the product */
+    int depth;        /* k = C·K: the dot product's length */
+    int mask;         /* K */
+    size_t length;    /* n = L */
 } layer;
 
 /* This thread's operands for one k: rows row0 + 16g + i of A, columns col0 + 32h + j of B. */
@@ -188,9 +187,7 @@ size_t conv_workspace_bytes(const conv_shape *s)
 void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void *workspace,
             cudaStream_t stream)
 {
-    const unsigned inverse =
-        (unsigned)((0x80000000ull + (unsigned)s->mask - 1) / (unsigned)s->mask);
-    const layer g = {s->channels, s->channels * s->mask, s->mask, inverse, s->length};
+    const layer g = {s->channels, s->channels * s->mask, s->mask, s->length};
     const dim3 grid((unsigned)((s->length + BN - 1) / BN), (unsigned)((s->channels + BM - 1) / BM),
                     (unsigned)s->batch);
     (void)workspace;

@@ -42,7 +42,7 @@ typedef struct {
     int out_channels;      /* m: rows of the product */
     int depth;             /* k = C·K: the dot product's length */
     int mask;              /* K */
-    unsigned mask_inverse; /* ⌈2^31 / K⌉, for a version that divides by multiplying (v16) */
+    unsigned mask_inverse; /* ⌈2^31 / K⌉: a division by K as a multiply-high */
     size_t length;         /* n = L */
 } layer;
 

@@ -5,8 +5,8 @@
  *
  * v3 made every warp of a block wait at the barrier for the block's slowest container; a warp now
  * leaves as soon as its own 32 containers are summed. The price is 8 atomics per block instead of
- * one — 8 per 256 containers, still nothing next to the reads. What remains is the same
- * uncoalesced walk of one container per thread.
+ * one, all on one address, which its L2 slice serves one at a time (v5 measures the rate). What
+ * remains is the same uncoalesced walk of one container per thread.
  */
 #include "cl_cuda_check.h"
 #include "counting.h"

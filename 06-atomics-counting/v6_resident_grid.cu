@@ -3,12 +3,13 @@
  * @brief v6: v5 with a resident grid — as many blocks as the GPU holds at once, each striding over
  * the containers, and one atomic per block for its whole run.
  *
- * v5 launches a block per 64 containers, so at 2^24 containers its warps add 2^18 atomics into one
- * counter, and every block pays its launch and its ramp. Here the grid is what the SMs hold at once
- * (asked from the occupancy calculator), each block strides over the containers as 03 and 04 do,
- * each warp keeps its ballot counts in a register for the whole run, and the block adds them in
- * shared memory before one global atomic at the end. The loop stays warp-uniform: every lane steps
- * while the warp's first container exists, because the shuffles need all 32.
+ * v5 launches a block per 64 containers, and each of its warps adds its hits to the one counter:
+ * at 2^24 containers 2^21 atomics on one address, which its L2 slice serves one at a time. Here the
+ * grid is what the SMs hold at once (asked from the occupancy calculator), each block strides over
+ * the containers as 03 and 04 do, each warp keeps its ballot counts in a register for the whole
+ * run, and the block adds them in shared memory before one global atomic at the end. The loop stays
+ * warp-uniform: every lane steps while the warp's first container exists, because the shuffles need
+ * all 32.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"

@@ -68,7 +68,7 @@ fi
 
 # v13: what the copy and the product each cost (two launches per run: im2col, then cuBLAS)
 part im2col && {
-  cl_ncu_header "v13_im2col_gemm, each launch of one run (im2col, then cuBLAS's kernel)"
+  cl_ncu_header "v13_im2col_gemm, each launch of one run (im2col, then the product's kernel)"
   for args in "--n 16384 --mask 7 --channels 64 --batch 16" \
     "--n 16384 --mask 3 --channels 128 --batch 16" "--n 2^24 --mask 7" "--n 2^24 --mask 127"; do
     echo "## $args"
@@ -103,7 +103,7 @@ part implicit && {
   echo "## v17_transposed_weights: its second launch, the transposition of the weights"
   cl_ncu transpose gpu__time_duration.sum "$bin/v17_transposed_weights" --n 16384 --mask 3 \
     --channels 128 --batch 16
-  echo "## v13_im2col_gemm: cuBLAS's kernel"
+  echo "## v13_im2col_gemm: the product's kernel"
   cl_ncu gemm "$metrics" "$bin/v13_im2col_gemm" --n 16384 --mask 3 --channels 128 --batch 16
 } > "$results/05-convolution-ncu-implicit.txt" && cat "$results/05-convolution-ncu-implicit.txt"
 
