@@ -41,7 +41,7 @@ void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void 
             cudaStream_t stream);
 
 /**
- * Optional: a version that multiplies on the tensor cores in split TF32 (v10) defines it to
+ * Optional: a version that multiplies on the tensor cores in split TF32 (v11) defines it to
  * return 1, and the check allows for that arithmetic (conv_tolerance()). Versions on the FP32
  * pipe leave it out.
  */

@@ -1,7 +1,7 @@
 /**
  * @file fast_im2col.cu
- * @brief Exercise "A multiply-high in im2col" of 05-convolution (part 3), a solution: v13 with the
- * im2col kernel's division of its row index by K done as a 64-bit multiply-high, v16's idea on the
+ * @brief Exercise "A multiply-high in im2col" of 05-convolution (part 3), a solution: v14 with the
+ * im2col kernel's division of its row index by K done as a 64-bit multiply-high, v17's idea on the
  * copy instead of on the GEMM.
  *
  * Each thread of im2col splits its row (b · C + ci) · K + j into (b · C + ci) and j once per row

@@ -1,6 +1,6 @@
 /**
  * @file tensor_rate.cu
- * @brief The probe behind v10's premise: how many multiply-adds per second one H100 does with
+ * @brief The probe behind v11's premise: how many multiply-adds per second one H100 does with
  * `mma.sync` m16n8k8 in TF32 (and m16n8k16 in BF16) against FFMA on the FP32 pipe. Each warp
  * keeps 8 independent accumulator tiles (16 FFMA chains per thread), so nothing waits on a
  * result; the operands are arbitrary bits, the sums are thrown away. Not part of the build:

@@ -1,4 +1,4 @@
-# The roofline's bend: GFLOP/s of v4 to v8, v13 and cuDNN against the mask width K (one channel,
+# The roofline's bend: GFLOP/s of v4 to v9, v14 and cuDNN against the mask width K (one channel,
 # L = 2^26), from docs/results/05-convolution-vs-mask.txt. docs/pages.py runs it with
 # data='...' and out='...' set.
 set terminal svg size 900,500 font 'sans,12' background '#ffffff'
@@ -14,7 +14,7 @@ plot data using 1:9 with lines lw 2 dt 2 lc rgb '#808080' title 'roofline (copy 
      data using 1:2 with linespoints lw 2 title 'v4_register_tiled', \
      data using 1:3 with linespoints lw 2 title 'v5_shared_taps', \
      data using 1:4 with linespoints lw 2 title 'v6_contiguous_lanes', \
-     data using 1:5 with linespoints lw 2 title 'v7_pipelined', \
-     data using 1:6 with linespoints lw 2 title 'v8_unrolled_taps', \
-     data using 1:7 with linespoints lw 2 title 'v9_split_sums', \
+     data using 1:5 with linespoints lw 2 title 'v8_pipelined', \
+     data using 1:6 with linespoints lw 2 title 'v9_unrolled_taps', \
+     data using 1:7 with linespoints lw 2 title 'v10_split_sums', \
      data using 1:8 with linespoints lw 2 title 'baseline_cudnn'

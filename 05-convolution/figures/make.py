@@ -84,10 +84,10 @@ def lanes():
     svgfig.save(fig, "lanes")
 
 
-# 3. v10 and v12: outputs as a Hankel matrix of inputs times a band of taps.
+# 3. v11 and v13: outputs as a Hankel matrix of inputs times a band of taps.
 def hankel_band():
-    fig = svgfig.Figure(820, 430, "v10: a Hankel matrix of inputs times a band of taps")
-    header(fig, "v10 → v12: the convolution as a matrix product on the tensor cores",
+    fig = svgfig.Figure(820, 430, "v11: a Hankel matrix of inputs times a band of taps")
+    header(fig, "v11 → v13: the convolution as a matrix product on the tensor cores",
            "Toy sizes: K = 3, 4 × 4 outputs (the lesson: 16 × 16 per mma pair, k-steps of 8).")
     size = 30
     ax, ay = 40, 110
@@ -130,17 +130,17 @@ def hankel_band():
         "of the band.",
     ], size=13)
     notes(fig, 40, ay + 6 * size + 96, [
-        "v12: each half of B (left of the dashed line, and right of it) is all zeros in one k-step "
+        "v13: each half of B (left of the dashed line, and right of it) is all zeros in one k-step "
         "(orange):",
         "no mma is issued there. In the lesson that is 1 k-step of 18 per half at K = 127.",
     ], size=13, color=HOT)
     svgfig.save(fig, "hankel_band")
 
 
-# 4. v13: im2col turns the layer into a matrix product.
+# 4. v14: im2col turns the layer into a matrix product.
 def im2col():
-    fig = svgfig.Figure(820, 440, "v13: im2col, the layer as a matrix product")
-    header(fig, "v13: im2col — the layer as one matrix product",
+    fig = svgfig.Figure(820, 440, "v14: im2col, the layer as a matrix product")
+    header(fig, "v14: im2col — the layer as one matrix product",
            "Toy sizes: C = 2 channels, K = 3 (r = 1), L = 6 positions, C_out = 2.")
     size = 28
     x0, y0 = 40, 100
@@ -174,18 +174,18 @@ def im2col():
     fig.text(x0, wy + 2 * size + 24, "y = W × columns", size=14, bold=True)
     notes(fig, cx, wy + 8, [
         "Each input appears K times in the columns:",
-        "v13 writes K times the input, then cuBLAS",
+        "v14 writes K times the input, then cuBLAS",
         "multiplies (C_out × C·K) by (C·K × L).",
-        "v14 (implicit GEMM) copies each row of a B",
+        "v15 (implicit GEMM) copies each row of a B",
         "tile straight from its shifted input row instead.",
     ], size=13)
     svgfig.save(fig, "im2col")
 
 
-# 5. v18: the tile height per layer, by the rows each height computes.
+# 5. v19: the tile height per layer, by the rows each height computes.
 def tile_pick():
-    fig = svgfig.Figure(820, 390, "v18: the tile height per layer")
-    header(fig, "v17 → v18: a tile height per layer, by the rows it computes",
+    fig = svgfig.Figure(820, 390, "v19: the tile height per layer")
+    header(fig, "v18 → v19: a tile height per layer, by the rows it computes",
            "Blocks of output channels stacked over C_out: green rows are the layer's, orange rows "
            "multiply zeros.")
     layers = [16, 48, 96, 128]
@@ -218,10 +218,10 @@ def tile_pick():
     svgfig.save(fig, "tile_pick")
 
 
-# 6. v6 -> v7: a resident grid, each block walking its tiles through a ring of three stages.
+# 6. v6 -> v8: a resident grid, each block walking its tiles through a ring of three stages.
 def pipeline():
-    fig = svgfig.Figure(820, 420, "v7: a resident grid and a three-stage cp.async ring")
-    header(fig, "v6 → v7: a resident grid, and a ring of three stages per block",
+    fig = svgfig.Figure(820, 420, "v8: a resident grid and a three-stage cp.async ring")
+    header(fig, "v6 → v8: a resident grid, and a ring of three stages per block",
            "Toy sizes: 16 tiles, a grid of 4 blocks (the lesson: as many blocks as the SMs hold, "
            "1024 outputs a tile).")
     x0, size = 40, 40
@@ -288,10 +288,10 @@ def pipeline():
     svgfig.save(fig, "pipeline")
 
 
-# 7. v7 -> v8: the window of inputs turns through a ring of registers as the taps advance.
+# 7. v8 -> v9: the window of inputs turns through a ring of registers as the taps advance.
 def register_ring():
-    fig = svgfig.Figure(820, 400, "v8: the window of inputs as a ring of registers")
-    header(fig, "v7 → v8: the window turns through a lane's registers",
+    fig = svgfig.Figure(820, 400, "v9: the window of inputs as a ring of registers")
+    header(fig, "v8 → v9: the window turns through a lane's registers",
            "Toy sizes: a lane owns 8 outputs, a ring of 12 registers, 3 steps of 4 taps a turn "
            "(the lesson: 28, 32 and 8).")
     outputs, ring, size = 8, 12, 40
@@ -340,15 +340,15 @@ def register_ring():
         "has turned once, and",
         "unrolled over a turn, every index is a constant. One 16-byte load feeds 4 × 8 FMAs here, "
         "4 × 28 in the lesson",
-        "(v7: two loads for 32).",
+        "(v8: two loads for 32).",
     ], size=13)
     svgfig.save(fig, "register_ring")
 
 
-# 8. v13 -> v14: each row of the GEMM's B tile is an input row, shifted by its tap.
+# 8. v14 -> v15: each row of the GEMM's B tile is an input row, shifted by its tap.
 def shifted_rows():
-    fig = svgfig.Figure(820, 470, "v14: the B tile's rows are shifted input rows")
-    header(fig, "v13 → v14: a tap's row of B is the input row, shifted",
+    fig = svgfig.Figure(820, 470, "v15: the B tile's rows are shifted input rows")
+    header(fig, "v14 → v15: a tap's row of B is the input row, shifted",
            "Toy sizes: K = 3 (r = 1), one input channel, a B tile of 3 rows × 8 columns for "
            "outputs 4 to 11 (the lesson: 8 × 256).")
     size, x0, lx = 36, 150, 40
@@ -383,18 +383,18 @@ def shifted_rows():
     fig.rect(gx, top + 54, 14, 14, fill=HOT_LIGHT, stroke=GRID)
     fig.text(gx + 20, top + 66, "start off it: four", size=12)
     fig.text(gx + 20, top + 81, "4-byte copies a group", size=12)
-    # v13's path and v14's, side by side
+    # v14's path and v15's, side by side
     fy = 380
     def box(x, y, w, text, fill):
         fig.rect(x, y, w, 28, fill=fill, stroke=INK)
         fig.text(x + w / 2, y + 19, text, size=12, anchor="middle")
-    fig.text(lx, fy + 19, "v13", size=13, bold=True)
+    fig.text(lx, fy + 19, "v14", size=13, bold=True)
     box(90, fy, 70, "x", ACTIVE_LIGHT)
     fig.arrow(164, fy + 14, 204, fy + 14)
     box(208, fy, 300, "im2col columns in DRAM: K times the input", HOT_LIGHT)
     fig.arrow(512, fy + 14, 552, fy + 14)
     box(556, fy, 150, "B tile (shared)", GOOD_LIGHT)
-    fig.text(lx, fy + 57, "v14", size=13, bold=True)
+    fig.text(lx, fy + 57, "v15", size=13, bold=True)
     box(90, fy + 38, 70, "x", ACTIVE_LIGHT)
     fig.arrow(164, fy + 52, 552, fy + 52)
     fig.text(358, fy + 47, "each tile's rows, copied from x as the tile needs them", size=12,

@@ -1,16 +1,16 @@
 /**
- * @file v7_pipelined.cu
- * @brief v7: v6 with bytes in flight — a resident grid in which each block copies its next tiles
- * with 16-byte `cp.async` into spare shared-memory stages while it computes the current one.
+ * @file v8_pipelined.cu
+ * @brief v8: v7 with bytes in flight — each block copies its next tiles with 16-byte `cp.async`
+ * into spare shared-memory stages while it computes the current one.
  *
- * v6 fills a tile with 4-byte loads, waits at a barrier, computes and stores: inside a block
- * nothing overlaps, and the loads in flight are only those of the blocks that happen to be
+ * v7's block loads a stage with 4-byte loads, waits at a barrier, computes and waits again: inside
+ * a block nothing overlaps, and the loads in flight are only those of the blocks that happen to be
  * loading. That is enough while a tile's arithmetic is short (K = 3, 7); at K = 31 the blocks
- * spend longer computing, fewer of them are loading at any time, and v6 falls well short of the
- * copy bandwidth. Here each block walks tiles with a stride of the grid and keeps two stages of
- * copies in flight while it computes a third: one `cp.async` of 16 bytes (no registers, no
- * shared-memory store instruction) per four inputs, the taps travelling with their tile, one
- * barrier per stage. The arithmetic is v6's; only where its inputs come from changed.
+ * spend longer computing, fewer of them are loading at any time, and v7 falls well short of the
+ * copy bandwidth. Here each block keeps two stages of copies in flight while it computes a third:
+ * one `cp.async` of 16 bytes (no registers, no shared-memory store instruction) per four inputs,
+ * the taps travelling with their tile, one barrier per stage. The arithmetic is v7's; only when
+ * its inputs arrive changed.
  */
 #include <cuda_pipeline.h>
 #include <stdint.h>

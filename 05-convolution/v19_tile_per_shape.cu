@@ -1,9 +1,9 @@
 /**
- * @file v18_tile_per_shape.cu
- * @brief v18: v17 with the tile's height picked per layer: 32, 64 or 128 output channels, each a
+ * @file v19_tile_per_shape.cu
+ * @brief v19: v18 with the tile's height picked per layer: 32, 64 or 128 output channels, each a
  * kernel of its own calling one tile loop with the height as a constant.
  *
- * v17's block computes 64 output channels. A layer of 16 or 32 channels fills a quarter or half of
+ * v18's block computes 64 output channels. A layer of 16 or 32 channels fills a quarter or half of
  * those rows (the rest multiply weights copied as zeros and are never stored), and a layer of 128
  * copies each input slice twice, once for each block of 64 rows: the copies, mostly four 4-byte
  * cp.async per group since a tap's row starts off a 16-byte boundary, are what the FMAs do not
@@ -65,7 +65,7 @@ static __device__ __forceinline__ void fragments(const float *ta, const float *t
     }
 }
 
-/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is in v16's header). */
+/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is in v17's header). */
 static __device__ int channel_of(int ck, const layer *g)
 {
     return (int)__umulhi(2u * (unsigned)ck, g->mask_inverse);

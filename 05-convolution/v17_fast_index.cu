@@ -1,16 +1,17 @@
 /**
- * @file v15_small_tiles.cu
- * @brief v15: v14 with tiles cut to the layer: 64 output channels by 128 positions per block and
- * 8 × 8 outputs per thread, so that C = 64 fills its tile and four blocks share an SM.
+ * @file v17_fast_index.cu
+ * @brief v17: v16 with the im2col row split into (input channel, tap) by a multiply-high instead of
+ * a division by the run-time mask width.
  *
- * v14's tile is lesson 02's, built for square products of thousands: 128 rows, 256 columns,
- * 16 × 8 outputs per thread, 223 registers, one block of 8 warps per SM. A layer's product is
- * short and flat (C_out = 64 or 128 rows, C·K = 448 or 384 deep): at C = 64 half of v14's rows
- * multiply zeros, and with one block per SM each block's first copies and last stores stand alone,
- * nothing else on the SM to hide them. Here a block is 4 warps of 2 × 2, a warp 32 × 64 outputs,
- * a thread 8 × 8 (two groups of 4 rows 16 apart, two of 4 columns 32 apart): 120 registers, four
- * blocks per SM, 16 warps to interleave. Each thread now does 512 multiply-adds per k step for the
- * same copies, so the copy's share of the instructions doubles: v16 goes after it.
+ * Every k step each thread copies two 4-float groups of the B tile, and for each it needs the
+ * input channel ci = ck / K and tap j = ck − ci·K of its im2col row ck. K is known only at run
+ * time, so `/` compiles to an inline integer division (a float reciprocal, multiplies and a
+ * correction, a dozen-odd instructions each, two per k step for each thread, against 512
+ * FFMAs). A compile-time divisor gets a multiply-high from the
+ * compiler (lesson 07's claims table shows it); the same works at run time: with m = ⌈2^31 / K⌉
+ * computed once on the host (2^31, not 2^32, so that K = 1 still fits in 32 bits), e = m·K − 2^31
+ * < K, and ck / K = umulhi(2·ck, m) exactly while ck · e < 2^31 — here ck < C·K + 8 ≤ 2^19 + 8
+ * and e < 511, so the product stays below 2^28.
  */
 #include <cuda_pipeline.h>
 
@@ -36,10 +37,11 @@
 
 /** What the kernel needs to know of the layer. */
 typedef struct {
-    int out_channels; /* m: rows of the product */
-    int depth;        /* k = C·K: the dot product's length */
-    int mask;         /* K */
-    size_t length;    /* n = L */
+    int out_channels;      /* m: rows of the product */
+    int depth;             /* k = C·K: the dot product's length */
+    int mask;              /* K */
+    unsigned mask_inverse; /* ⌈2^31 / K⌉: a division by K as a multiply-high */
+    size_t length;         /* n = L */
 } layer;
 
 /* This thread's operands for one k: rows row0 + 16g + i of A, columns col0 + 32h + j of B. */
@@ -60,10 +62,10 @@ static __device__ __forceinline__ void fragments(const float *ta, const float *t
     }
 }
 
-/* K is known only at run time: an integer division routine. */
+/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is above). */
 static __device__ int channel_of(int ck, const layer *g)
 {
-    return ck / g->mask;
+    return (int)__umulhi(2u * (unsigned)ck, g->mask_inverse);
 }
 
 typedef struct {
@@ -187,7 +189,9 @@ size_t conv_workspace_bytes(const conv_shape *s)
 void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void *workspace,
             cudaStream_t stream)
 {
-    const layer g = {s->channels, s->channels * s->mask, s->mask, s->length};
+    const unsigned inverse =
+        (unsigned)((0x80000000ull + (unsigned)s->mask - 1) / (unsigned)s->mask);
+    const layer g = {s->channels, s->channels * s->mask, s->mask, inverse, s->length};
     const dim3 grid((unsigned)((s->length + BN - 1) / BN), (unsigned)((s->channels + BM - 1) / BM),
                     (unsigned)s->batch);
     (void)workspace;

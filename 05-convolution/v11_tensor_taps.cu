@@ -1,18 +1,33 @@
 /**
- * @file v11_interior_stores.cu
- * @brief v11: v10 with one base address for a tile's stores: when the tile lies inside its row,
- * a thread's 16 pairs of outputs go out at fixed offsets from one pointer, without v10's index,
- * bounds and alignment tests for every pair.
+ * @file v11_tensor_taps.cu
+ * @brief v11: a new path for long masks: v10's pipeline with the taps on the tensor cores, the
+ * convolution written as a matrix product (`mma.sync` m16n8k8 in TF32) and every product split
+ * into three, so that the sums keep FP32's accuracy.
  *
- * v10's k-steps are not all of its time. A timing-only copy that does each stage's k-steps twice
- * shows about a fifth of v10's time at K = 127 spent around them (the page has the numbers): the
- * copies queued, the barrier, the store. The store is the largest part in the SASS: for every pair
- * of outputs v10 computes a 64-bit index, tests it against the row's end and the address for
- * 8-byte alignment, and branches, which for a whole stage is more instructions than several
- * k-steps. All tiles but a row's last lie inside it, and then a warp's outputs are at fixed
- * distances from its first one: the test is made once per stage (the alignment of that first pair
- * is every pair's), and each store is one instruction with its offset an immediate. The row's last
- * tile keeps v10's careful path.
+ * v10 issues an FFMA on most cycles, and the FP32 pipe is its ceiling. The SM's tensor cores do
+ * about five times the FP32 pipe's multiply-adds in TF32 (the page has the probe), but a matrix
+ * product is not a convolution until it is written as one. 256 consecutive outputs
+ * y[i0 + 16m + n] (m < 16, n < 16) are D = A·B with
+ *  - A[m][u] = x[i0 + 16m + u − r]: row m is the input window of outputs 16m..16m+15, and the
+ *    rows overlap in x (a Hankel matrix, read straight from the stage, never copied);
+ *  - B[u][n] = w[u − n]: the taps on a band, zero elsewhere (Toeplitz), u < K + 15.
+ * So an output costs K + 15 multiply-adds rounded up to 8 instead of K (K = 127: 144, 12% wasted).
+ * B is two mma tiles of 8 columns, and each A fragment, loaded and split once, feeds both:
+ * 16 columns measured faster than 8 (a third of the loads and splits per mma) and than 24
+ * (more waste, fewer blocks per SM).
+ *
+ * TF32 keeps 10 of FP32's 23 fraction bits. Split each operand, x = x_hi + x_lo with x_hi the
+ * TF32 nearest to x and x_lo = x − x_hi (exact in FP32, at most 2^−11 |x|), and x·w is
+ * x_hi·w_hi + x_hi·w_lo + x_lo·w_hi up to 5·2^−22 |x·w| (x_lo·w_lo is dropped, and the tensor
+ * core cuts x_lo, w_lo to TF32 too): three mma per product, still 1.6 times the FP32 pipe. The
+ * big products and the small ones go into separate sums, joined once at the store, so that the
+ * small terms are not rounded against the large ones. The tensor core's additions truncate, so
+ * the check allows more rounding per addition than FP32's (conv_uses_split_tf32()).
+ *
+ * Within one mma the order of the 8 k-indices is free as long as A and B agree: thread t's
+ * k-indices t and t + 4 are taken as u = 2t and 2t + 1, so its two A values of a row are adjacent
+ * and come in one 8-byte load. A warp computes TILES_PER_WARP such 16 × 16 products per k-step
+ * with the same B fragments, which each thread reads from the stage's taps and splits itself.
  */
 #include <cuda_pipeline.h>
 #include <stdint.h>
@@ -165,25 +180,11 @@ static __device__ void accumulate(const float *stage, const geometry *g, float (
     }
 }
 
-/* Stores the stage's sums: from one pointer when the tile lies inside its row and the thread's
-   first pair is 8-byte aligned (then every pair is), else pair by pair with v10's tests. */
 static __device__ void store(float *y, const geometry *g, const position *p, float (*big)[4],
                              float (*small)[4])
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, row = lane / 4, pair = lane % 4;
     float *out = y + p->row * g->length;
-    float *const mine = out + p->first + (size_t)(warp * TILES_PER_WARP) * MMA_OUTPUTS +
-                        (size_t)(16 * row + 2 * pair);
-    if (p->first + TILE <= g->length && ((uintptr_t)mine & 7) == 0) {
-#pragma unroll
-        for (int r = 0; r < 2 * TILES_PER_WARP; r++)
-#pragma unroll
-            for (int half = 0; half < 2; half++)
-                *(float2 *)(mine + (r / 2) * MMA_OUTPUTS + 128 * half + 8 * (r % 2)) =
-                    make_float2(big[r][2 * half] + small[r][2 * half],
-                                big[r][2 * half + 1] + small[r][2 * half + 1]);
-        return;
-    }
 #pragma unroll
     for (int r = 0; r < 2 * TILES_PER_WARP; r++)
 #pragma unroll
@@ -209,7 +210,7 @@ static __device__ void store(float *y, const geometry *g, const position *p, flo
  * copies into a buffer are queued only after the barrier that follows everyone's last read of it.
  */
 __global__ void __launch_bounds__(THREADS)
-    conv_interior_stores(const float *x, const float *w, float *y, geometry g)
+    conv_tensor_taps(const float *x, const float *w, float *y, geometry g)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ float4 stages4[]; /* STAGES × (span inputs, taps taps) */
@@ -275,13 +276,13 @@ void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void 
     g.rows = (size_t)s->batch * (size_t)s->channels;
     const size_t shared = STAGES * (size_t)(g.span + g.taps) * sizeof(float);
     static size_t shared_allowed; /* as allowed so far */
-    cl_allow_shared_bytes((const void *)conv_interior_stores, shared, &shared_allowed);
-    size_t blocks = cl_resident_blocks((const void *)conv_interior_stores, THREADS, shared);
+    cl_allow_shared_bytes((const void *)conv_tensor_taps, shared, &shared_allowed);
+    size_t blocks = cl_resident_blocks((const void *)conv_tensor_taps, THREADS, shared);
     if (blocks > g.per_row * g.rows)
         blocks = g.per_row * g.rows;
     g.row_step = blocks / g.per_row;
     g.first_step = blocks % g.per_row * TILE;
     g.channel_step = (int)(g.row_step % (size_t)s->channels);
-    conv_interior_stores<<<(unsigned)blocks, THREADS, shared, stream>>>(x, w, y, g);
-    CL_LAUNCH_CHECK("conv_interior_stores");
+    conv_tensor_taps<<<(unsigned)blocks, THREADS, shared, stream>>>(x, w, y, g);
+    CL_LAUNCH_CHECK("conv_tensor_taps");
 }

@@ -1,6 +1,6 @@
 /**
- * @file v17_transposed_weights.cu
- * @brief v17: v16 with the weights transposed once per call into the workspace, so that each
+ * @file v18_transposed_weights.cu
+ * @brief v18: v17 with the weights transposed once per call into the workspace, so that each
  * thread copies its part of the A tile with one 16-byte cp.async per k step instead of four 4-byte
  * ones.
  *
@@ -11,9 +11,9 @@
  * global and in shared memory: one 16-byte copy, three fewer copy instructions and their address
  * arithmetic per thread per k step (of about 50 besides 512 FFMAs). The transposition is a second
  * launch on the stream, C·C·K floats read and written (192 KB at C = 128, K = 3): a few
- * microseconds, counted in every timed call. The same change on v14's 128-row tile, whose
- * misaligned 4-byte input copies dominated, bought little (the tries, where v14 was v7); here the
- * inputs are copied as v16 copies them and the weights' copies are what is left.
+ * microseconds, counted in every timed call. The same change on v15's 128-row tile, whose
+ * misaligned 4-byte input copies dominated, bought little (the tries, where v15 was v8); here the
+ * inputs are copied as v17 copies them and the weights' copies are what is left.
  */
 #include <cuda_pipeline.h>
 
@@ -64,7 +64,7 @@ static __device__ __forceinline__ void fragments(const float *ta, const float *t
     }
 }
 
-/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is in v16's header). */
+/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is in v17's header). */
 static __device__ int channel_of(int ck, const layer *g)
 {
     return (int)__umulhi(2u * (unsigned)ck, g->mask_inverse);

@@ -1,20 +1,20 @@
 /**
- * @file v8_unrolled_taps.cu
- * @brief v8: v7 with 28 consecutive outputs per thread and the tap loop unrolled 32 taps at a time,
- * so that the window of inputs turns through its registers instead of being moved: the
- * compute-bound side.
+ * @file v10_split_sums.cu
+ * @brief v10: v9 with two sums per output, one for the even taps and one for the odd, so that
+ * ptxas can keep every FFMA's two register-file reads in different banks; blocks of 2 warps.
  *
- * Past the roofline's bend (K ≈ 90 with one channel) the time is the arithmetic's. Per step of 4
- * taps v7 does 32 FMAs with two 16-byte window loads and one of taps: at K = 127 ncu counts a third
- * of its instructions as something other than FMAs. Here a thread owns 28 consecutive outputs and a
- * window of 32 inputs; each step of 4 taps reads 4 new inputs and 4 taps (two 16-byte shared loads,
- * the taps a broadcast) and does 112 FMAs. Eight steps make a loop iteration, after which the
- * window has turned once around its 32 registers: with the iteration unrolled every register index
- * is a constant and no value moves (ncu: nearly all instructions are FMAs). 28 outputs put lanes
- * 112 bytes apart, an odd number (7) of 16-byte bank groups, so the window loads stay conflict-free
- * (32 would be an eight-way conflict). Taps are padded with zeros to a multiple of 32: at small K
- * that wastes FMAs and lanes store 112 bytes apart, so v6 and v7 stay the versions for K ≤ 63. The
- * pipeline is v7's.
+ * Since Volta the register file has two banks, even and odd register numbers, and an FFMA that
+ * reads two different registers of one bank waits a cycle for the second (tools/sass.sh counts
+ * them). In v9's loop the tap c[t] stays in the operand cache (`.reuse`) while q runs, so each
+ * FFMA reads window[q + t] and sum[q] from the file. The ring is filled by 16-byte loads, which
+ * put window[w] in bank w % 2, so for a given sum[q] the taps t and t + 1 read windows of both
+ * banks: whatever bank ptxas gives sum[q], half the taps collide with it (the page counts them).
+ * With one sum for the even taps and one for the odd, each sum meets windows of one bank only,
+ * and a placement without collisions exists: ptxas finds one for most of them (some FFMAs still
+ * read two registers of one bank, mostly where the reused operand changes slot). The price
+ * is 28 more registers (126) and 28 additions per tile to join the two halves; 126 registers
+ * still fit four blocks of 4 warps, or eight of 2 warps, per SM. Blocks of 2 warps wait less at
+ * the stage barrier and measured faster here (v9 itself measured slower with them: the tries).
  */
 #include <cuda_pipeline.h>
 #include <stdint.h>
@@ -23,11 +23,12 @@
 #include "cl_device.h"
 #include "conv.h"
 
-#define THREADS    128
+#define THREADS    64
 #define PER_THREAD 28                     /* lanes 7 float4s apart: conflict-free 16-byte loads */
 #define WINDOW     (PER_THREAD + 4)       /* inputs in registers */
 #define TAP_STEP   WINDOW                 /* taps per unrolled iteration: the window turns once */
 #define STAGES     3                      /* one computed, two being copied */
+#define SUMS       (2 * PER_THREAD)       /* sum[q]: even taps; sum[PER_THREAD + q]: odd taps */
 #define TILE       (THREADS * PER_THREAD) /* outputs per tile */
 
 /** Where a stage's inputs and taps sit, and how a block moves: the same for every block. */
@@ -138,25 +139,29 @@ static __device__ void accumulate(const float *stage, const geometry *g, float *
             for (int t = 0; t < 4; t++)
 #pragma unroll
                 for (int q = 0; q < PER_THREAD; q++)
-                    sum[q] += window[(4 * s + q + t) % WINDOW] * c[t];
+                    sum[t % 2 * PER_THREAD + q] += window[(4 * s + q + t) % WINDOW] * c[t];
         }
     }
 }
 
 static __device__ void store(float *y, const geometry *g, const position *p, const float *sum)
 {
+    float total[PER_THREAD];
+#pragma unroll
+    for (int q = 0; q < PER_THREAD; q++)
+        total[q] = sum[q] + sum[PER_THREAD + q];
     const size_t i = p->first + (size_t)threadIdx.x * PER_THREAD;
     float *out = y + p->row * g->length + i;
     if (i + PER_THREAD <= g->length && ((uintptr_t)out & 15) == 0) {
 #pragma unroll
         for (int v = 0; v < PER_THREAD / 4; v++)
             ((float4 *)out)[v] =
-                make_float4(sum[4 * v], sum[4 * v + 1], sum[4 * v + 2], sum[4 * v + 3]);
+                make_float4(total[4 * v], total[4 * v + 1], total[4 * v + 2], total[4 * v + 3]);
     } else {
 #pragma unroll
         for (int q = 0; q < PER_THREAD; q++)
             if (i + q < g->length)
-                out[q] = sum[q];
+                out[q] = total[q];
     }
 }
 
@@ -177,7 +182,7 @@ __global__ void __launch_bounds__(THREADS)
         __pipeline_commit();
         advance(&copy, &g);
     }
-    float sum[PER_THREAD] = {0.0f};
+    float sum[SUMS] = {0.0f};
     for (int slot = 0; now.row < g.rows; slot = (slot + 1) % STAGES) {
         __pipeline_wait_prior(STAGES - 2); /* this thread's copies of this stage have landed */
         __syncthreads(); /* everyone's have, and everyone is done with the previous stage ... */
@@ -189,7 +194,7 @@ __global__ void __launch_bounds__(THREADS)
         if (now.ci == g.channels - 1) {
             store(y, &g, &now, sum);
 #pragma unroll
-            for (int q = 0; q < PER_THREAD; q++)
+            for (int q = 0; q < SUMS; q++)
                 sum[q] = 0.0f;
         }
         advance(&now, &g);

@@ -1,31 +1,28 @@
 /**
- * @file v14_implicit_gemm.cu
- * @brief v14: v13 without the im2col copy — implicit GEMM: the B tile is copied straight from the
- * input rows, shifted per tap.
+ * @file v16_small_tiles.cu
+ * @brief v16: v15 with tiles cut to the layer: 64 output channels by 128 positions per block and
+ * 8 × 8 outputs per thread, so that C = 64 fills its tile and four blocks share an SM.
  *
- * v13's product is unchanged; only the loads of its B tile change: row ck = ci·K + j,
- * column i of the im2col matrix is x[b][ci][i + j − r], so each row of a B tile is a contiguous
- * (shifted) run of one input row, copied straight from x into shared memory. Nothing is written to
- * a workspace, and the K-fold copy of v13 is gone.
- *
- * A row's shift j − r makes its start 16-byte aligned only when it is a multiple of 4: such rows
- * go in 16-byte copies, the others in four 4-byte ones (the 32 threads of a warp copy one row, so
- * the choice never splits a warp). Tiles at the ends of the signal (where the shift reaches past
- * them) and past the weights' last row or column take checked loads with zero padding. The tile
- * is 128 output channels tall: at C = 64 half of it multiplies zeros, and with one channel nearly
- * all of it — a kernel for C ≥ 128, correct but slow elsewhere.
+ * v15's tile is lesson 02's, built for square products of thousands: 128 rows, 256 columns,
+ * 16 × 8 outputs per thread, 223 registers, one block of 8 warps per SM. A layer's product is
+ * short and flat (C_out = 64 or 128 rows, C·K = 448 or 384 deep): at C = 64 half of v15's rows
+ * multiply zeros, and with one block per SM each block's first copies and last stores stand alone,
+ * nothing else on the SM to hide them. Here a block is 4 warps of 2 × 2, a warp 32 × 64 outputs,
+ * a thread 8 × 8 (two groups of 4 rows 16 apart, two of 4 columns 32 apart): 120 registers, four
+ * blocks per SM, 16 warps to interleave. Each thread now does 512 multiply-adds per k step for the
+ * same copies, so the copy's share of the instructions doubles: v17 goes after it.
  */
 #include <cuda_pipeline.h>
 
 #include "cl_cuda_check.h"
 #include "conv.h"
 
-#define BM           128
-#define BN           256
-#define TM           16 /* rows per thread: 4 groups of 4, 16 apart */
-#define WARP_M       64
-#define WARPS_N      4 /* 2 × 4 warps of 64 × 64: 256 threads */
-#define MIN_BLOCKS   1 /* 223 registers: one block per SM */
+#define BM           64
+#define BN           128
+#define TM           8 /* rows per thread: 2 groups of 4, 16 apart */
+#define WARP_M       32
+#define WARPS_N      2 /* 2 × 2 warps of 32 × 64: 128 threads */
+#define MIN_BLOCKS   4 /* 120 registers: four blocks per SM */
 #define BK           8
 #define TN           8 /* columns per thread: 2 groups of 4, 32 apart */
 #define WARP_N       64

@@ -1,22 +1,18 @@
 /**
- * @file v12_trimmed_band.cu
- * @brief v12: v11 with the band's empty corners skipped (each 8-column half of the taps' band is
- * all zeros in one k-step of the tile, and no mma is issued there) and the k-steps between them
- * issued two at a time.
+ * @file v12_interior_stores.cu
+ * @brief v12: v11 with one base address for a tile's stores: when the tile lies inside its row,
+ * a thread's 16 pairs of outputs go out at fixed offsets from one pointer, without v11's index,
+ * bounds and alignment tests for every pair.
  *
- * B[u][n] = w[u − n] is a band: column n holds the taps in rows n … n + K − 1. v11 runs every
- * mma over all rows u < K + 15 (rounded up to 8), but the left half (n < 8) ends 8 rows before
- * the right half (n ≥ 8), and the right half begins 8 rows after the left. So the k-steps
- * s = 1 … steps − 2 need both halves, s = 0 only the left one, s = steps − 1 only the right one:
- * each half costs one k-step fewer than in v11 (K = 127: 17 of 18, and 7% of the products
- * multiply zeros instead of 13%). The A fragments of the two edge steps are still loaded and
- * split, once, for the half that needs them. The lowest tap any step reads is now u − 7, so 8
- * zeros before the taps suffice.
- *
- * The k-step is now a function called with constant halves, so each call compiles to its own
- * straight code, and the loop between the edges is unrolled by two: the compiler then loads and
- * splits the next step's A fragments while this step's mma run, where v11 waits for its loads at
- * the top of every step. Each change alone is measured in the page's tries file.
+ * v11's k-steps are not all of its time. A timing-only copy that does each stage's k-steps twice
+ * shows about a fifth of v11's time at K = 127 spent around them (the page has the numbers): the
+ * copies queued, the barrier, the store. The store is the largest part in the SASS: for every pair
+ * of outputs v11 computes a 64-bit index, tests it against the row's end and the address for
+ * 8-byte alignment, and branches, which for a whole stage is more instructions than several
+ * k-steps. All tiles but a row's last lie inside it, and then a warp's outputs are at fixed
+ * distances from its first one: the test is made once per stage (the alignment of that first pair
+ * is every pair's), and each store is one instruction with its offset an immediate. The row's last
+ * tile keeps v11's careful path.
  */
 #include <cuda_pipeline.h>
 #include <stdint.h>
@@ -29,7 +25,7 @@
 #define WARPS          (THREADS / 32)
 #define TILES_PER_WARP 4   /* 16 × 16 output tiles per warp, one pair of B fragments for all */
 #define MMA_OUTPUTS    256 /* one 16 × 16 tile: 16 rows of 16 consecutive outputs */
-#define TAP_LEAD       8   /* zeros before the taps: B[u][n] = w[u − n] reads down to u − 7 */
+#define TAP_LEAD       16  /* zeros before the taps: B[u][n] = w[u − n] reads down to u − 15 */
 #define STAGES         3   /* one computed, two being copied */
 #define TILE           (WARPS * TILES_PER_WARP * MMA_OUTPUTS) /* outputs per stage */
 
@@ -131,63 +127,46 @@ static __device__ __forceinline__ void mma_tf32(float *d, const uint32_t *a, con
 }
 
 /*
- * One k-step of this warp's TILES_PER_WARP tiles, for the left half of the band's columns (0-7)
- * if @p left and the right half (8-15) if @p right. Lane (g, t) = (lane / 4, lane % 4) holds, of
- * tile r, A[g][2t, 2t+1] and A[g+8][2t, 2t+1] (inputs 16g + 2t on, and 128 later), B[2t, 2t+1][g]
- * and B[2t, 2t+1][g+8] (taps 2t - g on, and 8 earlier), and its sums D[g][2t, 2t+1],
- * D[g+8][2t, 2t+1] of both column halves: big[2r + j], small[2r + j] for half j. Rows 16 floats
- * apart put lanes g and g + 2 in the same banks: a two-way conflict on the A loads, cheaper than
- * the address arithmetic of a swizzle that avoided it (the tries). @p left and @p right are
- * constants at each call, so each call compiles to its own straight code.
+ * This warp's TILES_PER_WARP tiles of one stage. Lane (g, t) = (lane / 4, lane % 4) holds, of
+ * tile r at k-step s, A[g][2t, 2t+1] and A[g+8][2t, 2t+1] (inputs 16g + 8s + 2t on, and 128
+ * later), B[2t, 2t+1][g] and B[2t, 2t+1][g+8] (taps 8s + 2t - g on, and 8 earlier), and its sums
+ * D[g][2t, 2t+1], D[g+8][2t, 2t+1] of both column halves: big[2r + j], small[2r + j] for half j.
+ * Rows 16 floats apart put lanes g and g + 2 in the same banks: a two-way conflict on the A
+ * loads, cheaper than the address arithmetic of a swizzle that avoided it (the tries).
  */
-static __device__ __forceinline__ void k_step(const float *in, const float *taps, int left,
-                                              int right, float (*big)[4], float (*small)[4])
-{
-    uint32_t b_hi[2][2], b_lo[2][2];
-    if (left) {
-        split_tf32(taps[0], &b_hi[0][0], &b_lo[0][0]);
-        split_tf32(taps[1], &b_hi[0][1], &b_lo[0][1]);
-    }
-    if (right) {
-        split_tf32(taps[-8], &b_hi[1][0], &b_lo[1][0]);
-        split_tf32(taps[-7], &b_hi[1][1], &b_lo[1][1]);
-    }
-#pragma unroll
-    for (int r = 0; r < TILES_PER_WARP; r++) {
-        const float2 upper = *(const float2 *)(in + r * MMA_OUTPUTS);
-        const float2 lower = *(const float2 *)(in + r * MMA_OUTPUTS + 128);
-        uint32_t a_hi[4], a_lo[4];
-        split_tf32(upper.x, &a_hi[0], &a_lo[0]);
-        split_tf32(lower.x, &a_hi[1], &a_lo[1]);
-        split_tf32(upper.y, &a_hi[2], &a_lo[2]);
-        split_tf32(lower.y, &a_hi[3], &a_lo[3]);
-#pragma unroll
-        for (int j = 0; j < 2; j++)
-            if (j == 0 ? left : right) {
-                mma_tf32(big[2 * r + j], a_hi, b_hi[j]);
-                mma_tf32(small[2 * r + j], a_hi, b_lo[j]);
-                mma_tf32(small[2 * r + j], a_lo, b_hi[j]);
-            }
-    }
-}
-
-/* This warp's tiles of one stage: the left half's last k-step is steps - 2, the right half's
-   first is 1 (steps >= 2 since K >= 1), so the two edge steps each do one half. */
 static __device__ void accumulate(const float *stage, const geometry *g, float (*big)[4],
                                   float (*small)[4])
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, row = lane / 4, pair = lane % 4;
     const float *in = stage + warp * (TILES_PER_WARP * MMA_OUTPUTS) + 16 * row + 2 * pair;
     const float *taps = stage + g->span + TAP_LEAD + 2 * pair - row;
-    k_step(in, taps, 1, 0, big, small);
-#pragma unroll 2
-    for (int s = 1; s < g->steps - 1; s++)
-        k_step(in + 8 * s, taps + 8 * s, 1, 1, big, small);
-    k_step(in + 8 * (g->steps - 1), taps + 8 * (g->steps - 1), 0, 1, big, small);
+    for (int s = 0; s < g->steps; s++, in += 8, taps += 8) {
+        uint32_t b_hi[2][2], b_lo[2][2];
+        split_tf32(taps[0], &b_hi[0][0], &b_lo[0][0]);
+        split_tf32(taps[1], &b_hi[0][1], &b_lo[0][1]);
+        split_tf32(taps[-8], &b_hi[1][0], &b_lo[1][0]);
+        split_tf32(taps[-7], &b_hi[1][1], &b_lo[1][1]);
+#pragma unroll
+        for (int r = 0; r < TILES_PER_WARP; r++) {
+            const float2 upper = *(const float2 *)(in + r * MMA_OUTPUTS);
+            const float2 lower = *(const float2 *)(in + r * MMA_OUTPUTS + 128);
+            uint32_t a_hi[4], a_lo[4];
+            split_tf32(upper.x, &a_hi[0], &a_lo[0]);
+            split_tf32(lower.x, &a_hi[1], &a_lo[1]);
+            split_tf32(upper.y, &a_hi[2], &a_lo[2]);
+            split_tf32(lower.y, &a_hi[3], &a_lo[3]);
+#pragma unroll
+            for (int j = 0; j < 2; j++) {
+                mma_tf32(big[2 * r + j], a_hi, b_hi[j]);
+                mma_tf32(small[2 * r + j], a_hi, b_lo[j]);
+                mma_tf32(small[2 * r + j], a_lo, b_hi[j]);
+            }
+        }
+    }
 }
 
 /* Stores the stage's sums: from one pointer when the tile lies inside its row and the thread's
-   first pair is 8-byte aligned (then every pair is), else pair by pair with v10's tests. */
+   first pair is 8-byte aligned (then every pair is), else pair by pair with v11's tests. */
 static __device__ void store(float *y, const geometry *g, const position *p, float (*big)[4],
                              float (*small)[4])
 {
@@ -230,7 +209,7 @@ static __device__ void store(float *y, const geometry *g, const position *p, flo
  * copies into a buffer are queued only after the barrier that follows everyone's last read of it.
  */
 __global__ void __launch_bounds__(THREADS)
-    conv_trimmed_band(const float *x, const float *w, float *y, geometry g)
+    conv_interior_stores(const float *x, const float *w, float *y, geometry g)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ float4 stages4[]; /* STAGES × (span inputs, taps taps) */
@@ -296,13 +275,13 @@ void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void 
     g.rows = (size_t)s->batch * (size_t)s->channels;
     const size_t shared = STAGES * (size_t)(g.span + g.taps) * sizeof(float);
     static size_t shared_allowed; /* as allowed so far */
-    cl_allow_shared_bytes((const void *)conv_trimmed_band, shared, &shared_allowed);
-    size_t blocks = cl_resident_blocks((const void *)conv_trimmed_band, THREADS, shared);
+    cl_allow_shared_bytes((const void *)conv_interior_stores, shared, &shared_allowed);
+    size_t blocks = cl_resident_blocks((const void *)conv_interior_stores, THREADS, shared);
     if (blocks > g.per_row * g.rows)
         blocks = g.per_row * g.rows;
     g.row_step = blocks / g.per_row;
     g.first_step = blocks % g.per_row * TILE;
     g.channel_step = (int)(g.row_step % (size_t)s->channels);
-    conv_trimmed_band<<<(unsigned)blocks, THREADS, shared, stream>>>(x, w, y, g);
-    CL_LAUNCH_CHECK("conv_trimmed_band");
+    conv_interior_stores<<<(unsigned)blocks, THREADS, shared, stream>>>(x, w, y, g);
+    CL_LAUNCH_CHECK("conv_interior_stores");
 }

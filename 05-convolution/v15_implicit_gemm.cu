@@ -1,29 +1,31 @@
 /**
- * @file v16_fast_index.cu
- * @brief v16: v15 with the im2col row split into (input channel, tap) by a multiply-high instead of
- * a division by the run-time mask width.
+ * @file v15_implicit_gemm.cu
+ * @brief v15: v14 without the im2col copy — implicit GEMM: the B tile is copied straight from the
+ * input rows, shifted per tap.
  *
- * Every k step each thread copies two 4-float groups of the B tile, and for each it needs the
- * input channel ci = ck / K and tap j = ck − ci·K of its im2col row ck. K is known only at run
- * time, so `/` compiles to an inline integer division (a float reciprocal, multiplies and a
- * correction, a dozen-odd instructions each, two per k step for each thread, against 512
- * FFMAs). A compile-time divisor gets a multiply-high from the
- * compiler (lesson 07's claims table shows it); the same works at run time: with m = ⌈2^31 / K⌉
- * computed once on the host (2^31, not 2^32, so that K = 1 still fits in 32 bits), e = m·K − 2^31
- * < K, and ck / K = umulhi(2·ck, m) exactly while ck · e < 2^31 — here ck < C·K + 8 ≤ 2^19 + 8
- * and e < 511, so the product stays below 2^28.
+ * v14's product is unchanged; only the loads of its B tile change: row ck = ci·K + j,
+ * column i of the im2col matrix is x[b][ci][i + j − r], so each row of a B tile is a contiguous
+ * (shifted) run of one input row, copied straight from x into shared memory. Nothing is written to
+ * a workspace, and the K-fold copy of v14 is gone.
+ *
+ * A row's shift j − r makes its start 16-byte aligned only when it is a multiple of 4: such rows
+ * go in 16-byte copies, the others in four 4-byte ones (the 32 threads of a warp copy one row, so
+ * the choice never splits a warp). Tiles at the ends of the signal (where the shift reaches past
+ * them) and past the weights' last row or column take checked loads with zero padding. The tile
+ * is 128 output channels tall: at C = 64 half of it multiplies zeros, and with one channel nearly
+ * all of it — a kernel for C ≥ 128, correct but slow elsewhere.
  */
 #include <cuda_pipeline.h>
 
 #include "cl_cuda_check.h"
 #include "conv.h"
 
-#define BM           64
-#define BN           128
-#define TM           8 /* rows per thread: 2 groups of 4, 16 apart */
-#define WARP_M       32
-#define WARPS_N      2 /* 2 × 2 warps of 32 × 64: 128 threads */
-#define MIN_BLOCKS   4 /* 120 registers: four blocks per SM */
+#define BM           128
+#define BN           256
+#define TM           16 /* rows per thread: 4 groups of 4, 16 apart */
+#define WARP_M       64
+#define WARPS_N      4 /* 2 × 4 warps of 64 × 64: 256 threads */
+#define MIN_BLOCKS   1 /* 223 registers: one block per SM */
 #define BK           8
 #define TN           8 /* columns per thread: 2 groups of 4, 32 apart */
 #define WARP_N       64
@@ -37,11 +39,10 @@
 
 /** What the kernel needs to know of the layer. */
 typedef struct {
-    int out_channels;      /* m: rows of the product */
-    int depth;             /* k = C·K: the dot product's length */
-    int mask;              /* K */
-    unsigned mask_inverse; /* ⌈2^31 / K⌉: a division by K as a multiply-high */
-    size_t length;         /* n = L */
+    int out_channels; /* m: rows of the product */
+    int depth;        /* k = C·K: the dot product's length */
+    int mask;         /* K */
+    size_t length;    /* n = L */
 } layer;
 
 /* This thread's operands for one k: rows row0 + 16g + i of A, columns col0 + 32h + j of B. */
@@ -62,10 +63,10 @@ static __device__ __forceinline__ void fragments(const float *ta, const float *t
     }
 }
 
-/* umulhi(2·ck, ⌈2^31 / K⌉) = ck / K exactly for every ck here (the bound is above). */
+/* K is known only at run time: an integer division routine. */
 static __device__ int channel_of(int ck, const layer *g)
 {
-    return (int)__umulhi(2u * (unsigned)ck, g->mask_inverse);
+    return ck / g->mask;
 }
 
 typedef struct {
@@ -189,9 +190,7 @@ size_t conv_workspace_bytes(const conv_shape *s)
 void conv1d(const float *x, const float *w, float *y, const conv_shape *s, void *workspace,
             cudaStream_t stream)
 {
-    const unsigned inverse =
-        (unsigned)((0x80000000ull + (unsigned)s->mask - 1) / (unsigned)s->mask);
-    const layer g = {s->channels, s->channels * s->mask, s->mask, inverse, s->length};
+    const layer g = {s->channels, s->channels * s->mask, s->mask, s->length};
     const dim3 grid((unsigned)((s->length + BN - 1) / BN), (unsigned)((s->channels + BM - 1) / BM),
                     (unsigned)s->batch);
     (void)workspace;
