@@ -5,7 +5,7 @@
  * product reads into column i of a (C·K) × L matrix, and lesson 02's v10 kernel multiplies the
  * C_out × (C·K) weights by it.
  *
- * v1 to v10 are built for one long signal, where the work per output is a short dot product; a
+ * v1 to v13 are built for one long signal, where the work per output is a short dot product; a
  * layer with C channels makes each output a dot product of C·K terms, the shape of a GEMM. The
  * product is 02's v10 (128 × 256 tiles, 16 × 8 outputs per thread, cp.async double buffering,
  * operands read one k ahead), with B the im2col matrix of one batch and C a run of y's row. The

@@ -12,7 +12,7 @@
  * arithmetic per thread per k step (of about 50 besides 512 FFMAs). The transposition is a second
  * launch on the stream, C·C·K floats read and written (192 KB at C = 128, K = 3): a few
  * microseconds, counted in every timed call. The same change on v15's 128-row tile, whose
- * misaligned 4-byte input copies dominated, bought little (the tries, where v15 was v8); here the
+ * misaligned 4-byte input copies dominated, bought little (the tries); here the
  * inputs are copied as v17 copies them and the weights' copies are what is left.
  */
 #include <cuda_pipeline.h>

@@ -13,8 +13,8 @@
  * is a constant and no value moves (ncu: nearly all instructions are FMAs). 28 outputs put lanes
  * 112 bytes apart, an odd number (7) of 16-byte bank groups, so the window loads stay conflict-free
  * (32 would be an eight-way conflict). Taps are padded with zeros to a multiple of 32: at small K
- * that wastes FMAs and lanes store 112 bytes apart, so v6 and v8 stay the versions for K ≤ 63. The
- * pipeline is v8's.
+ * that wastes FMAs and lanes store 112 bytes apart, so v7 and v8 stay the versions below the bend.
+ * The pipeline is v8's.
  */
 #include <cuda_pipeline.h>
 #include <stdint.h>

@@ -2,8 +2,7 @@
  * @file piece_scan.cuh
  * @brief v9's warp-scan reservation, reused unchanged from v11 on: a warp's lanes list the pieces
  * of their long containers with one atomic per warp, and a block counts its short containers with
- * one
- * `__syncthreads_count`. v9 and v10 hold these functions in their own files.
+ * one `__syncthreads_count`. v9 and v10 hold these functions in their own files.
  */
 #ifndef PIECE_SCAN_CUH
 #define PIECE_SCAN_CUH

@@ -100,7 +100,7 @@ static __device__ void next_run(unsigned *todo, int *first, int *last)
     *todo = *last == 31 ? 0 : *todo & (~0u << (*last + 1));
 }
 
-#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v12 and v13) */
+#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v10 and v11) */
 
 /* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
    16 floats (or any even stride) hit different banks, and so do the stores below. */
@@ -109,7 +109,7 @@ static __device__ unsigned padded(unsigned p)
     return p + p / 32;
 }
 
-/* v12 and v13: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
+/* v10 and v11: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
 static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
                                           size_t hi, size_t total)
 {

@@ -5,7 +5,7 @@
  *
  * v10's serial walk makes a warp wait for its longest short container: on the power law a warp's
  * short containers hold a few hundred floats, the longest of them several times the mean, so the
- * walk takes that many steps with a few lanes busy (the page draws the generator's law). Here a
+ * walk takes that many steps with a few lanes busy. Here a
  * lane walks its own container only up to 32 floats; for each longer one the 32 lanes read 32
  * consecutive staged floats per step and reduce with shuffles, and the owning lane adds the
  * result. A warp then waits at most 32 steps for the walk, and a medium container costs a few
@@ -23,7 +23,7 @@
 
 #include "runs.cuh"
 
-#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v12 and v13) */
+#define PADDED (CHUNK + CHUNK / 32) /* floats of a padded chunk (v10 and v11) */
 
 /* Float p of a chunk lives at p + p / 32: one pad word per 32, so that lanes walking containers of
    16 floats (or any even stride) hit different banks, and so do the stores below. */
@@ -32,7 +32,7 @@ static __device__ unsigned padded(unsigned p)
     return p + p / 32;
 }
 
-/* v12 and v13: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
+/* v10 and v11: stages values[base, base + CHUNK) ∩ values[.., hi) in shared memory, padded. */
 static __device__ void stage_chunk_padded(float *staged, const float *values, size_t base,
                                           size_t hi, size_t total)
 {

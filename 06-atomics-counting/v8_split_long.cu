@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
         atomicAdd(count, block_count);
 }
 
-/* The second kernel, v8's unchanged: a warp per listed piece, a container of several finished in
+/* The second kernel: a warp per listed piece, a container of several finished in
    its slot; the last block to finish empties the list for the next call. */
 __global__ void __launch_bounds__(BLOCK_SIZE)
     count_pieces(const float *values, const size_t *offsets, float limit, unsigned long long *count,

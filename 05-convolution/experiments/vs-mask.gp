@@ -1,4 +1,4 @@
-# The roofline's bend: GFLOP/s of v4 to v9, v14 and cuDNN against the mask width K (one channel,
+# The roofline's bend: GFLOP/s of v4 to v6, v8 to v10 and cuDNN against the mask width K (one channel,
 # L = 2^26), from docs/results/05-convolution-vs-mask.txt. docs/pages.py runs it with
 # data='...' and out='...' set.
 set terminal svg size 900,500 font 'sans,12' background '#ffffff'

@@ -174,8 +174,8 @@ def im2col():
     fig.text(x0, wy + 2 * size + 24, "y = W × columns", size=14, bold=True)
     notes(fig, cx, wy + 8, [
         "Each input appears K times in the columns:",
-        "v14 writes K times the input, then cuBLAS",
-        "multiplies (C_out × C·K) by (C·K × L).",
+        "v14 writes K times the input, then lesson 02's",
+        "kernel multiplies (C_out × C·K) by (C·K × L).",
         "v15 (implicit GEMM) copies each row of a B",
         "tile straight from its shifted input row instead.",
     ], size=13)
@@ -218,10 +218,10 @@ def tile_pick():
     svgfig.save(fig, "tile_pick")
 
 
-# 6. v6 -> v8: a resident grid, each block walking its tiles through a ring of three stages.
+# 6. v7 -> v8: v7's resident grid, each block walking its tiles through a ring of three stages.
 def pipeline():
     fig = svgfig.Figure(820, 420, "v8: a resident grid and a three-stage cp.async ring")
-    header(fig, "v6 → v8: a resident grid, and a ring of three stages per block",
+    header(fig, "v7 → v8: a ring of three stages per block in v7's resident grid",
            "Toy sizes: 16 tiles, a grid of 4 blocks (the lesson: as many blocks as the SMs hold, "
            "1024 outputs a tile).")
     x0, size = 40, 40
@@ -282,7 +282,7 @@ def pipeline():
         "barrier has just",
         "shown that every thread is done reading it. So two tiles' 16-byte cp.async stay in flight "
         "while a third",
-        "is computed, in every block at once; v6 loaded a tile, waited and computed, nothing "
+        "is computed, in every block at once; v7 loaded a stage, waited and computed, nothing "
         "overlapping.",
     ], size=13)
     svgfig.save(fig, "pipeline")
