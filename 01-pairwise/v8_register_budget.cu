@@ -11,8 +11,8 @@
  * smaller, with room for several blocks per SM, short of the ceiling (exercise 2 measures it).
  * Declaring that one block per SM is enough (`__launch_bounds__(BLOCK_SIZE, 1)`) raises its
  * register budget: 151 registers, 3 blocks (12 warps) per SM, and a schedule that loses fewer issue
- * slots (ncu on the page: dispatch and barrier stalls nearly vanish). The candidates measured on
- * the way, with raw numbers, are in docs/results/01-pairwise-more-tries.txt.
+ * slots (ncu, on the results page: dispatch and barrier stalls nearly vanish). The candidates
+ * measured on the way, with raw numbers, are in docs/results/01-pairwise-more-tries.txt.
  */
 #include "cal.h"
 #include "cl_cuda_check.h"
