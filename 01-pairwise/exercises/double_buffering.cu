@@ -46,7 +46,7 @@ static __device__ unsigned tile_count(size_t t0, size_t b_end)
    j * BLOCK_SIZE into next[j] (consecutive threads, consecutive addresses: coalesced), zero past
    count. Nothing waits for them until store_tile() reads next[]. */
 static __device__ void load_tile(const float *b, size_t t0, unsigned count,
-                                 float (&next)[B_PER_THREAD])
+                                 float next[B_PER_THREAD])
 {
 #pragma unroll
     for (int j = 0; j < B_PER_THREAD; j++) {
@@ -57,7 +57,7 @@ static __device__ void load_tile(const float *b, size_t t0, unsigned count,
 
 /* Copies this thread's share of a tile from registers to shared memory. The slots past the tile's
    count get load_tile()'s zeros, which pairs_with_tile() never reads. */
-static __device__ void store_tile(float4 *tile, const float (&next)[B_PER_THREAD])
+static __device__ void store_tile(float4 *tile, const float next[B_PER_THREAD])
 {
 #pragma unroll
     for (int j = 0; j < B_PER_THREAD; j++)
