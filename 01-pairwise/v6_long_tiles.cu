@@ -32,8 +32,7 @@ static __device__ double warp_sum(double x)
 /* Adds, for each of the thread's a values, cal against tile[0..count) to totals (float inside the
    tile, double across tiles). */
 static __device__ void pairs_with_tile(const float4 *tile, unsigned count,
-                                       const float (&a_reg)[A_PER_THREAD],
-                                       double (&totals)[A_PER_THREAD])
+                                       const float a_reg[A_PER_THREAD], double totals[A_PER_THREAD])
 {
     float partial[A_PER_THREAD];
 #pragma unroll

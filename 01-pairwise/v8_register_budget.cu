@@ -35,7 +35,7 @@ static __device__ double warp_sum(double x)
 /* Returns the sum of cal over this thread's valid a values (the first @p valid) against
    tile[0..count), in float: each a value's sum over the tile, then those sums. */
 static __device__ float pairs_with_tile(const float4 *tile, unsigned count,
-                                        const float (&a_reg)[A_PER_THREAD], int valid)
+                                        const float a_reg[A_PER_THREAD], int valid)
 {
     float partial[A_PER_THREAD];
 #pragma unroll

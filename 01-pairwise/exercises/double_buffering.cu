@@ -67,8 +67,7 @@ static __device__ void store_tile(float4 *tile, const float next[B_PER_THREAD])
 /* Adds, for each of the thread's a values, cal against tile[0..count) to totals (float inside the
    tile, double across tiles). v6's, unchanged. */
 static __device__ void pairs_with_tile(const float4 *tile, unsigned count,
-                                       const float (&a_reg)[A_PER_THREAD],
-                                       double (&totals)[A_PER_THREAD])
+                                       const float a_reg[A_PER_THREAD], double totals[A_PER_THREAD])
 {
     float partial[A_PER_THREAD];
 #pragma unroll
