@@ -6,9 +6,10 @@
 # a wide layer, memcheck on the course notes' unguarded kernel, the throughput against
 # the mask width, and the register-bank conflicts of the FFMAs (v9 against v10). Writes
 # docs/results/05-convolution-{ncu-k127,ncu-direct,cudnn-algos,cudnn-layer,ncu-im2col,seed-unguarded,
-# ncu-implicit,ncu-narrow,ncu-wide,spread,vs-mask,ffma-banks}.txt.
+# ncu-implicit,ncu-narrow,ncu-wide,spread,vs-mask,ffma-banks,ncu-resident}.txt.
 # usage: [PARTS="implicit banks ..."] 05-convolution/experiments/gpu-extras.sh BUILD_DIR
-# PARTS picks the files to write (k127 direct cudnn cudnn-layer im2col seed implicit narrow wide spread vs-mask banks;
+# PARTS picks the files to write (k127 direct resident cudnn cudnn-layer im2col seed implicit narrow wide spread vs-mask
+# banks;
 # default all), so that a run that changed one version need not re-measure the rest.
 set -uo pipefail
 build="$1"
@@ -16,7 +17,7 @@ results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/05-convolution"
 source "$(dirname "$0")/../../tools/ncu.sh"
 source "$(dirname "$0")/../../tools/sass.sh"
-parts=" ${PARTS:-k127 direct cudnn cudnn-layer im2col seed implicit narrow wide spread vs-mask banks} "
+parts=" ${PARTS:-k127 direct resident cudnn cudnn-layer im2col seed implicit narrow wide spread vs-mask banks} "
 part() { [[ "$parts" == *" $1 "* ]]; }
 metrics=launch__registers_per_thread,sm__warps_active.avg.per_cycle_active,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
 for stall in imc_miss short_scoreboard long_scoreboard barrier mio_throttle; do
@@ -44,6 +45,15 @@ part direct && {
     cl_ncu conv_ "$metrics" "$bin/$1" --n 2^24 --mask "$2"
   done
 } > "$results/05-convolution-ncu-direct.txt" && cat "$results/05-convolution-ncu-direct.txt"
+# v6 against v7, its resident grid alone, and v8, at the runner's K = 7 (one channel, L = 2^26): what the
+# grid of one block per tile costs against a grid of resident blocks
+part resident && {
+  cl_ncu_header "one channel, L = 2^26, K = 7"
+  for v in v6_contiguous_lanes v7_resident_tiles v8_pipelined; do
+    echo "## $v"
+    cl_ncu conv_ "launch__grid_size,$metrics" "$bin/$v" --n 2^26 --mask 7
+  done
+} > "$results/05-convolution-ncu-resident.txt" && cat "$results/05-convolution-ncu-resident.txt"
 if part cudnn && [ -x "$bin/baseline_cudnn" ]; then
   {
     echo "# the algorithm cudnnFindConvolutionForwardAlgorithm picked (FMA math), per runner case"
