@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The pages engine: every number the lesson pages, the course map and the top README show comes
-from the committed results (docs/results/) and the lessons' descriptions (NN-topic/lesson.txt),
+from the committed results (docs/results/) and the lessons' descriptions (NN-topic/description.txt),
 never typed by hand.
 
     python3 docs/pages.py update [--root ROOT]      rewrite the generated parts of the pages and the
@@ -596,9 +596,11 @@ def page_words(text):
 
 
 def gpu_column(versions):
-    """What the part's versions need of the GPU, as the course map says it: "any", then each need
-    with the versions that have it (a run of versions with one need is one range)."""
+    """What the part's versions need of the GPU, as the course map says it: "any" if some version
+    needs nothing more, then each need with the versions that have it (a run of versions with one
+    need is one range)."""
     needs, last_need, start, prev = [], None, None, None
+    some_any = any(lessons.GPU_NEEDS[v.gpu] == "any" for v in versions)
     for v in versions:
         need = lessons.GPU_NEEDS[v.gpu]
         if need != "any":
@@ -611,7 +613,9 @@ def gpu_column(versions):
         else:
             prev = None
         last_need = need
-    return "any" + "".join(f"; {n}" for n in needs) if needs else "any"
+    if not needs:
+        return "any"
+    return ("any; " if some_any else "") + "; ".join(needs)
 
 
 def path_tree(versions):
