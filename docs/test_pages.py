@@ -166,7 +166,7 @@ class Descriptions(Course):
         self.assertEqual(pages.path_tree(d.part_versions(2)),
                          "(new, from v1) v4; (from v3) v5 (optional)")
         # a part whose every version needs more than any GPU does not start with "any"
-        self.assertEqual(pages.gpu_column(d.part_versions(2)), "v4–v5: sm_90a only (cc 9.0)")
+        self.assertEqual(pages.gpu_column(d.part_versions(2)), "v4–v5: sm_90a only, cc 9.0")
         self.assertEqual(pages.gpu_column(d.part_versions(1)), "any")
 
     def test_readme_tables_follow_the_description(self):

@@ -19,9 +19,9 @@ KINDS = ("core", "optional", "loss", "superseded")
 GPU_NEEDS = {
     "any": "any",
     "cc8.0": "cc ≥ 8.0",
-    "sm_90a": "sm_90a only (cc 9.0)",
-    "clusters": "clusters on cc ≥ 9.0, skipped below",
-    "dependent-launch": "dependent launch on cc ≥ 9.0, skipped below",
+    "sm_90a": "sm_90a only, cc 9.0",
+    "clusters": "clusters on cc ≥ 9.0, v1's kernel below",
+    "dependent-launch": "dependent launch on cc ≥ 9.0, a plain launch below",
 }
 
 
