@@ -8,9 +8,8 @@
  * registers that v8's copies freed (cp.async needs none to stage a tile) now hold two sets of
  * operands: k + 1's are read while k's FMAs run, and after the barrier a thread reads its first
  * operands before it issues the next step's copies, so that they go first in the queue to shared
- * memory. 255 registers, no spills, one block per SM. Before cp.async the same prefetch lost:
- * with 12 registers staging the next tiles, ptxas had no room for the second set
- * (docs/results/02-gemm-v9-candidates.txt, runs 5, 7, 11 and 12).
+ * memory. The reads move into `fragments()`, called in both places. Over 250 registers, no spills,
+ * one block per SM.
  */
 #include <cuda_pipeline.h>
 
@@ -20,11 +19,8 @@
 #define BM           128
 #define BN           256
 #define BK           8
-#define WARPS_N      4  /* 2 × 4 warps */
-#define TM           16 /* rows per thread: 4 groups of 4, 16 apart */
-#define TN           8  /* columns per thread: 2 groups of 4, 32 apart */
-#define WARP_M       64
-#define WARP_N       64
+#define TM           16
+#define TN           8
 #define THREADS      (BM * BN / (TM * TN)) /* 256 */
 #define STAGES       2 /* tiles in shared memory: the one in use and the one being copied */
 #define A_COPIES     (BM * BK / THREADS)     /* 4-byte copies of A per thread per step */
@@ -33,19 +29,19 @@
 #define B_ROWS_APART (THREADS / (BN / 4))    /* rows between its copies of B */
 #define A_STRIDE     (BM + 4)                /* floats per k in the transposed A tile */
 
-/* This thread's operands for one k: rows row0 + 16g + i of A, columns col0 + 32h + j of B. */
+/* This thread's operands for one k: rows row0 + 4g + i of A, columns col0 + 128h + j of B. */
 static __device__ __forceinline__ void fragments(const float *ta, const float *tb, int p, int row0,
                                                  int col0, float *a_values, float *b_values)
 {
 #pragma unroll
     for (int g = 0; g < TM / 4; g++) {
-        const float4 v = *(const float4 *)&ta[p * A_STRIDE + row0 + 16 * g];
+        const float4 v = *(const float4 *)&ta[p * A_STRIDE + row0 + 4 * g];
         a_values[4 * g] = v.x, a_values[4 * g + 1] = v.y;
         a_values[4 * g + 2] = v.z, a_values[4 * g + 3] = v.w;
     }
 #pragma unroll
     for (int h = 0; h < TN / 4; h++) {
-        const float4 v = *(const float4 *)&tb[p * BN + col0 + 32 * h];
+        const float4 v = *(const float4 *)&tb[p * BN + col0 + BN / 2 * h];
         b_values[4 * h] = v.x, b_values[4 * h + 1] = v.y;
         b_values[4 * h + 2] = v.z, b_values[4 * h + 3] = v.w;
     }
@@ -98,10 +94,7 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 {
     __shared__ __align__(16) stage_tiles tiles;
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
-    /* rows row0 + 16g + i, columns col0 + 32h + j, for g < 4, h < 2, i, j < 4 */
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int row0 = warp / WARPS_N * WARP_M + lane / 8 * 4;
-    const int col0 = warp % WARPS_N * WARP_N + lane % 8 * 4;
+    const int thread_col = threadIdx.x % (BN / TN), thread_row = threadIdx.x / (BN / TN);
     const float pad = semiring_zero(ring);
     float acc[TM][TN];
     for (int r = 0; r < TM; r++)
@@ -124,7 +117,7 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
            to shared memory, and two sets alternate, so each k's loads precede the previous k's
            FMAs */
         float a_values[2][TM], b_values[2][TN];
-        fragments(ta, tb, 0, row0, col0, a_values[0], b_values[0]);
+        fragments(ta, tb, 0, thread_row * TM, thread_col * 4, a_values[0], b_values[0]);
         if (next < steps)
             copy_step(&tiles, stage == 0 ? STAGES - 1 : stage - 1, next * BK, a, b, m, n, k,
                       block_row, block_col, interior && (next + 1) * BK <= k, pad);
@@ -132,7 +125,8 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
 #pragma unroll
         for (int p = 0; p < BK; p++) {
             if (p + 1 < BK)
-                fragments(ta, tb, p + 1, row0, col0, a_values[(p + 1) % 2], b_values[(p + 1) % 2]);
+                fragments(ta, tb, p + 1, thread_row * TM, thread_col * 4, a_values[(p + 1) % 2],
+                          b_values[(p + 1) % 2]);
 #pragma unroll
             for (int q = 0; q < TN; q++)
 #pragma unroll
@@ -142,9 +136,10 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
         }
     }
     for (int r = 0; r < TM; r++) {
-        const int row = block_row + row0 + 16 * (r / 4) + r % 4;
+        const int row = block_row + thread_row * TM + r;
         for (int q = 0; q < TN; q++) {
-            const int col = block_col + col0 + 32 * (q / 4) + q % 4;
+            const int col =
+                block_col + (q < 4 ? thread_col * 4 + q : BN / 2 + thread_col * 4 + q - 4);
             if (row < m && col < n)
                 c[(size_t)row * n + col] = acc[r][q];
         }

@@ -11,7 +11,7 @@
  * thread (ptxas -v), one too many for a second block of 256 threads per SM. The FMAs go column by
  * column (for q, for r): 8 FMAs in a row share b_values[q], which the hardware can keep in its
  * operand reuse cache; every later version keeps that order (row by row measured slower in v7, v8
- * and v9: docs/results/02-gemm-part1-steps.txt).
+ * and v10: docs/results/02-gemm-part1-steps.txt).
  */
 #include "cl_cuda_check.h"
 #include "gemm.h"

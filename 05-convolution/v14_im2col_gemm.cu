@@ -2,12 +2,12 @@
  * @file v14_im2col_gemm.cu
  * @brief v14: a new path — the layer with many channels as a matrix product, starting again from
  * v1's problem statement: im2col copies, for every output position i, the C·K inputs its dot
- * product reads into column i of a (C·K) × L matrix, and lesson 02's v10 kernel multiplies the
+ * product reads into column i of a (C·K) × L matrix, and lesson 02's v11 kernel multiplies the
  * C_out × (C·K) weights by it.
  *
  * v1 to v13 are built for one long signal, where the work per output is a short dot product; a
  * layer with C channels makes each output a dot product of C·K terms, the shape of a GEMM. The
- * product is 02's v10 (128 × 256 tiles, 16 × 8 outputs per thread, cp.async double buffering,
+ * product is 02's v11 (128 × 256 tiles, 16 × 8 outputs per thread, cp.async double buffering,
  * operands read one k ahead), with B the im2col matrix of one batch and C a run of y's row. The
  * price is the copy: K times the input is written and read back (7× at K = 7), and for one
  * channel the product is a matrix times a vector (C_out = 1), which no GEMM makes fast. The

@@ -4,14 +4,14 @@
  * each slice's partial tile added into C by the copy engine (a TMA reduce-add, done in L2).
  *
  * v10 keeps one cluster busy per pair of tiles: a 256 × 256 output with k = 65536 is one pair for
- * 66 clusters, and m = 64 with n = 8192 is 32 pairs. As in 02-gemm's v12, splitting k into S slices
- * gives pairs × S units of work, each k / S long. 02-gemm's v12 wrote S partial matrices and added
+ * 66 clusters, and m = 64 with n = 8192 is 32 pairs. As in 02-gemm's v13, splitting k into S slices
+ * gives pairs × S units of work, each k / S long. 02-gemm's v13 wrote S partial matrices and added
  * them in a second kernel; here the epilogue's TMA store becomes a TMA reduce-add
  * (cp.reduce.async.bulk .tensor .add): the copy engine adds the box into C, the adds done
  * atomically where C's lines sit, in L2, so no partial matrix and no second kernel exist. C is
  * zeroed first (one write of C), and the slices' adds land in whatever order the blocks finish: the
  * result can differ from run to run in its last bits (the error bound holds for any order). The
- * launch picks S by 02-gemm's v12's count, in units of one block's k-step (BK deep): time(S) ≈
+ * launch picks S by 02-gemm's v13's count, in units of one block's k-step (BK deep): time(S) ≈
  * waves(S) × (steps(S) + EPILOGUE_STEPS) + reduction(S), where waves(S) = ceil(pairs × S / clusters
  * at once), steps(S) = ceil(k / BK / S), and reduction(S) counts the (S + 1) m n floats of zeroing
  * and adding at FLOATS_PER_STEP floats per step time. S = 1 stores as v10 does. A unit's slices are

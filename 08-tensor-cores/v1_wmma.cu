@@ -3,7 +3,7 @@
  * @brief v1: a new path, the tensor cores. A and B in BF16, products by WMMA fragments
  * (`nvcuda::wmma`, 16 × 16 × 16) from shared-memory tiles; C stays FP32.
  *
- * 02-gemm's v1–v14 run on the CUDA cores: one FFMA is 2 flops per thread per instruction. A tensor
+ * 02-gemm's v1–v15 run on the CUDA cores: one FFMA is 2 flops per thread per instruction. A tensor
  * core instruction is a whole small matrix product: here the 32 threads of a warp together multiply
  * a 16 × 16 BF16 tile of A by a 16 × 16 tile of B into a 16 × 16 FP32 accumulator (8192 flops).
  * WMMA is the portable C++ API to it (any GPU of compute capability 7.0 or later; BF16 from 8.0):

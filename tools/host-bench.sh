@@ -19,7 +19,7 @@ if [ "${SIZES:-large}" = large ]; then
     "05-convolution v13_trimmed_band --n 2^33 --mask 127"
     "06-atomics-counting v14_lane_tiles --n 2^28 --lengths powerlaw"
     "06-atomics-counting v14_lane_tiles --n 3 --mean 2^33"
-    "02-gemm v14_padded_operands --n 32768"
+    "02-gemm v15_padded_operands --n 32768"
     "08-tensor-cores v10_vector_copies --m 65536 --n 65536 --k 16384"
     "08-tensor-cores baseline_cublas --m 65536 --n 65536 --k 16384"
   )
@@ -29,7 +29,7 @@ else
     "04-histogram v6_two_loads --n 2^32 --type u8"
     "05-convolution v13_trimmed_band --n 2^31 --mask 127"
     "06-atomics-counting v14_lane_tiles --n 2^26 --lengths powerlaw"
-    "02-gemm v14_padded_operands --n 16384"
+    "02-gemm v15_padded_operands --n 16384"
     "08-tensor-cores v10_vector_copies --m 32768 --n 32768 --k 8192"
   )
 fi

@@ -1,10 +1,10 @@
 /**
  * @file deeper_slices.cu
- * @brief Exercise "Deeper slices" of 02-gemm (part 1), a solution: the "Register staging"
+ * @brief Exercise "Deeper slices" of 02-gemm (part 2), a solution: the "Register staging"
  * solution with k slices 16 deep instead of 8: one barrier per 16 × 64 FMAs instead of 8 × 64.
  *
  * Half the barriers, and twice the registers for the next tile's loads, so one block per SM (a
- * 128-register build spilled and lost). It was a numbered step once; the warp tiles of v9 keep
+ * 128-register build spilled and lost). It was a numbered step once; the warp tiles of v11 keep
  * slices of 8, so it is an exercise now (the candidates files have its numbers under its old name).
  */
 #include "cl_cuda_check.h"

@@ -1,6 +1,6 @@
 /**
  * @file register_staging.cu
- * @brief Exercise "Register staging" of 02-gemm (part 1), a solution: v7 with the next step's
+ * @brief Exercise "Register staging" of 02-gemm (part 2), a solution: v7 with the next step's
  * tiles loaded into registers during this step's FMAs and stored after them into the second of two
  * shared buffers.
  *

@@ -1,6 +1,6 @@
 /**
  * @file two_blocks.cu
- * @brief Exercise "Two blocks per SM" of 02-gemm (part 1), a solution: v5 with
+ * @brief Exercise "Two blocks per SM" of 02-gemm (part 2), a solution: v5 with
  * `__launch_bounds__(THREADS, 2)`, so that ptxas fits two blocks per SM into 128 registers a
  * thread instead of v5's 129.
  *

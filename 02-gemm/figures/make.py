@@ -95,10 +95,10 @@ def register_block():
     svgfig.save(fig, "register_block")
 
 
-# 4. v9: the block, warp and thread tiles.
+# 4. v11: the block, warp and thread tiles.
 def tile_hierarchy():
-    fig = svgfig.Figure(820, 366, "v9: block tile, warp tiles, thread tile")
-    header(fig, "v8 → v9: a block tile, warp tiles and a thread's outputs",
+    fig = svgfig.Figure(820, 366, "v11: block tile, warp tiles, thread tile")
+    header(fig, "v10 → v11: a block tile, warp tiles and a thread's outputs",
            "A block's 128 × 256 outputs as 2 × 4 warps of 64 × 64; a thread's 16 × 8 in 4 row "
            "groups and 2 column groups.")
     x0, y0 = 40, 80
@@ -122,10 +122,35 @@ def tile_hierarchy():
     fig.line(x0 + w / 4 + w / 4, y0 + h / 2, zx, zy + 64 * zs, color=MUTED, dash="4 3")
     fig.text(zx, zy + 64 * zs + 18, "warp 1: 64 × 64; one thread's 16 × 8 outputs in green", size=12)
     notes(fig, 40, 316, ["A thread's outputs are 4 groups of 4 rows 16 apart and 2 groups of 4",
-                         "columns 32 apart: its operand reads are float4s that a warp's lanes",
-                         "take from different banks. Per k: 6 float4 shared reads for 128 FMAs."],
+                         "columns 32 apart. A warp's 32 lanes now cover a 64 × 64 square, where",
+                         "v10's covered a strip 16 rows tall across all 256 columns."],
           size=13)
     svgfig.save(fig, "tile_hierarchy")
+
+
+# 4a. v9: the wider block tile, and the warp's strip across it.
+def wider_tile():
+    fig = svgfig.Figure(820, 372, "v9: a wider block tile, fewer loads per FMA")
+    header(fig, "v8 → v9: a 128 × 256 block tile on the same 256 threads",
+           "Per k a block copies a column of A and a row of B and multiplies every pair: "
+           "the wider the tile, the more FMAs per float.")
+    for x0, cols, label, ratio in [(60, 128, "v8: 128 × 128, 8 × 8 a thread", "128 + 128 floats per k, "
+                                    "16,384 FMAs: a load per 64"),
+                                   (400, 256, "v9: 128 × 256, 16 × 8 a thread", "128 + 256 floats per k, "
+                                    "32,768 FMAs: a load per 85")]:
+        s = 1.1
+        y0 = 110
+        fig.text(x0, y0 - 26, label, size=13)
+        fig.rect(x0 - 14, y0, 8, 128 * s, fill=ACTIVE_LIGHT, stroke=INK)         # A's column
+        fig.rect(x0, y0 - 14, cols * s, 8, fill=ACTIVE_LIGHT, stroke=INK)         # B's row
+        fig.rect(x0, y0, cols * s, 128 * s, fill=IDLE, stroke=INK, width=2)      # C's tile
+        fig.rect(x0, y0, cols * s, 16 * s, fill=GOOD_LIGHT, stroke=INK)           # warp 0
+        fig.text(x0 + 6, y0 + 16 * s - 4, "warp 0", size=10)
+        fig.text(x0, y0 + 128 * s + 20, ratio, size=12)
+    notes(fig, 40, 316, ["In both, a warp's 32 threads are a strip 16 rows tall across the whole "
+                         "tile (green).", "v9 halves the warps per SM (one block of 8 warps, where v8 "
+                         "fit two blocks) for a quarter fewer loads per FMA."], size=13)
+    svgfig.save(fig, "wider_tile")
 
 
 # 5. v6 -> v7: which of the 32 banks a warp's lanes hit, before and after.
@@ -220,10 +245,10 @@ def async_pipeline():
     svgfig.save(fig, "async_pipeline")
 
 
-# 7. v12: split-K and the waves it fills.
+# 7. v13: split-K and the waves it fills.
 def split_k():
-    fig = svgfig.Figure(820, 360, "v12: split-K fills the SMs when C has few tiles")
-    header(fig, "v11 → v12: split-K, and the waves over the SMs",
+    fig = svgfig.Figure(820, 360, "v13: split-K fills the SMs when C has few tiles")
+    header(fig, "v12 → v13: split-K, and the waves over the SMs",
            "256 × 256 × 65536: C has 2 tiles of 128 × 256, so 2 blocks on 132 SMs, each a long "
            "product; S slices of k give 2·S blocks.")
     x0, y0 = 40, 84
@@ -242,7 +267,7 @@ def split_k():
     sx, sy = 420, 100
     fig.text(sx, sy - 6, "132 SMs, one bar per SM (a block each):", size=13)
     for row, (label, busy) in enumerate([("S = 1: 2 blocks", 2), ("S = 32: 64 blocks", 64),
-                                          ("S = 66, v12's count: 132 blocks", 132)]):
+                                          ("S = 66, v13's count: 132 blocks", 132)]):
         y = sy + 10 + row * 56
         for i in range(132):
             fig.rect(sx + i * 2.8, y, 2.6, 22, fill=GOOD if i < busy else IDLE, stroke="none")
@@ -252,13 +277,13 @@ def split_k():
     svgfig.save(fig, "split_k")
 
 
-# 8. v18: a warpgroup's wgmma reads A and B from shared memory.
 
 
 if __name__ == "__main__":
     coalescing()
     shared_tile()
     register_block()
+    wider_tile()
     tile_hierarchy()
     banks()
     async_pipeline()

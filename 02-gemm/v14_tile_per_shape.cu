@@ -1,16 +1,16 @@
 /**
- * @file v13_tile_per_shape.cu
- * @brief v13: v12 with a choice of two tiles, 128 × 256 or 64 × 256, made per shape by the same
+ * @file v14_tile_per_shape.cu
+ * @brief v14: v13 with a choice of two tiles, 128 × 256 or 64 × 256, made per shape by the same
  * count that picks the slices.
  *
- * v12 fills the GPU by splitting k, but a tile still has 128 rows: a product with m = 64 computes
- * half a tile of zeros in every block. A 64 × 256 tile is v12's block with one row of warps
+ * v13 fills the GPU by splitting k, but a tile still has 128 rows: a product with m = 64 computes
+ * half a tile of zeros in every block. A 64 × 256 tile is v13's block with one row of warps
  * instead of two (128 threads; each warp's 64 × 64 and each thread's 16 × 8 unchanged), and two
  * of them fit an SM at 255 registers (2 × 128 × 255 < 64 K registers). The copies are written for
  * either height (threads = 2 × rows), and two kernels call the same tile loop with the height as
  * a constant, each compiled on its own (one kernel with both heights in branches measured 2–3%
- * slower on the 128-row tiles: its schedule was no longer v12's). The launch
- * counts, for each tile and each S, as v12 does:
+ * slower on the 128-row tiles: its schedule was no longer v13's). The launch
+ * counts, for each tile and each S, as v13 does:
  *   time ≈ ceil(tiles × S / (SMs × blocks per SM)) × steps(S) + reduction(S),
  * a step of two 64-row blocks sharing an SM taking as long as one step of a 128-row block. It takes
  * the smallest; on a tie, the 128-row tile, which reads each element of B half as often.
@@ -56,7 +56,7 @@ typedef struct {
     float b[STAGES][BK * BN];
 } stage_tiles;
 
-/* Starts the copies of the step at k = @p t into stage @p s: v10's unchecked cp.async when the
+/* Starts the copies of the step at k = @p t into stage @p s: v11's unchecked cp.async when the
    step lies inside aligned matrices (@p inside), else one predicated copy per element: cp.async
    inside the matrix, the semiring's padding stored outside it. A's rows are @p lda floats apart;
    the tile has @p bm rows and 2·bm threads. */
@@ -190,7 +190,7 @@ static __device__ __forceinline__ void slice_product(const float *a, const float
 }
 
 /* One kernel per tile height, each compiled on its own (its registers and its schedule are its
-   own, as v12's were): 256 threads for 128-row tiles, one block per SM ... */
+   own, as v13's were): 256 threads for 128-row tiles, one block per SM ... */
 __global__ void __launch_bounds__(2 * BM_LARGE, 1)
     gemm_tall_tiles(const float *a, const float *b, float *out, int m, int n, int k, int slice_k,
                     semiring ring)

@@ -1,19 +1,15 @@
 /**
- * @file v9_warp_tiles.cu
- * @brief v9: v8 with warp tiles — a 128 × 256 block tile as 2 × 4 warps, each warp a 64 × 64
- * tile of C and each thread 16 × 8 of it.
+ * @file v11_warp_tiles.cu
+ * @brief v11: v10 with warp tiles — the same 128 × 256 block tile and 16 × 8 outputs per thread,
+ * each warp now a 64 × 64 tile of C, the block 2 × 4 of them.
  *
- * v8 gives each of its 256 threads an 8 × 8 tile: per k a thread reads 4 float4 from shared
- * memory for 64 FMAs. Here the block tile doubles to 128 × 256 (same 256 threads, 8 warps) and a
- * thread computes 16 × 8 outputs: 6 float4 reads (4 of A, 2 of B) for 128 FMAs, and a quarter
- * fewer global loads per FMA. A warp's lanes form a 4 × 8 grid over its 64 × 64 tile; a thread's
- * rows are 4 groups of 4, 16 apart, its columns 2 groups of 4, 32 apart, so that a warp's read of A
- * touches 4 consecutive float4 and its read of B 8: one shared-memory wavefront each. The 128
- * accumulators take 224 registers, so `__launch_bounds__(THREADS, 1)`: one block of 8 warps per
- * SM, as cuBLAS runs, where v8 had two. Alone this step loses a little to v8: with half the warps,
- * each k's wait for its shared-memory reads shows. It is the tile that v10 needs, where the
- * registers hold the next k's operands (docs/results/02-gemm-part1-steps.txt: v8 with those
- * operands ahead and no warp tiles loses too).
+ * v10's warp is one row of 32 threads across the tile: its reads of A are one address for every
+ * lane, its reads of B 32 float4 side by side, 512 bytes. Here a warp's lanes form a 4 × 8 grid
+ * over a 64 × 64 tile; a thread's rows are 4 groups of 4, 16 apart, its columns 2 groups of 4,
+ * 32 apart, so that a warp's read of A touches 4 consecutive float4 and its read of B 8. The
+ * instructions, the shared-memory wavefronts and the registers stay v10's; what changes is the
+ * addresses each read brings together, and with them how long the warps wait for the queue into
+ * shared memory (docs/results/02-gemm-ncu.txt). The copies and the pipeline are v10's.
  */
 #include <cuda_pipeline.h>
 
@@ -123,19 +119,25 @@ static __device__ __forceinline__ void blocked_tile(const float *a, const float 
         __syncthreads(); /* everyone's have, and everyone is done with step t - 1's stage */
         const int next = t + STAGES - 1;
         const float *ta = tiles.a[stage], *tb = tiles.b[stage];
+        /* this step's first operands before the copies of the next: they go first in the queue
+           to shared memory, and two sets alternate, so each k's loads precede the previous k's
+           FMAs */
+        float a_values[2][TM], b_values[2][TN];
+        fragments(ta, tb, 0, row0, col0, a_values[0], b_values[0]);
         if (next < steps)
             copy_step(&tiles, stage == 0 ? STAGES - 1 : stage - 1, next * BK, a, b, m, n, k,
                       block_row, block_col, interior && (next + 1) * BK <= k, pad);
         __pipeline_commit();
 #pragma unroll
         for (int p = 0; p < BK; p++) {
-            float a_values[TM], b_values[TN];
-            fragments(ta, tb, p, row0, col0, a_values, b_values);
+            if (p + 1 < BK)
+                fragments(ta, tb, p + 1, row0, col0, a_values[(p + 1) % 2], b_values[(p + 1) % 2]);
 #pragma unroll
             for (int q = 0; q < TN; q++)
 #pragma unroll
                 for (int r = 0; r < TM; r++)
-                    acc[r][q] = semiring_mac(acc[r][q], a_values[r], b_values[q], ring);
+                    acc[r][q] =
+                        semiring_mac(acc[r][q], a_values[p % 2][r], b_values[p % 2][q], ring);
         }
     }
     for (int r = 0; r < TM; r++) {

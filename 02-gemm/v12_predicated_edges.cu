@@ -1,18 +1,18 @@
 /**
- * @file v11_predicated_edges.cu
- * @brief v11: v10 with the tiles on the border copied by cp.async too, each copy predicated on
+ * @file v12_predicated_edges.cu
+ * @brief v12: v11 with the tiles on the border copied by cp.async too, each copy predicated on
  * its own bounds, instead of through registers by checked loads and stores.
  *
- * v10 keeps its asynchronous copies for tiles that lie wholly inside matrices whose rows are
+ * v11 keeps its asynchronous copies for tiles that lie wholly inside matrices whose rows are
  * 16-byte aligned; every other tile loads into registers and stores to shared memory, and the
  * thread waits for those loads before its FMAs. A size one past a multiple of 4 (4097) makes
  * every tile such a tile, and a size that is no multiple of the 128 × 256 tile makes a row and a
- * column of them: the sweep shows v10 at 0.63× cuBLAS at 4097³ and 0.68× at 2039³. Here a tile
+ * column of them: the sweep shows v11 at 0.63× cuBLAS at 4097³ and 0.68× at 2039³. Here a tile
  * on the border or in unaligned matrices copies element by element: cp.async (4 bytes) for an
  * element inside the matrix, a plain store of the semiring's padding for one outside (cp.async
  * cannot write +∞, which min-plus needs). B's 4-byte copies go one column per thread, so that a
  * warp's copies still read whole 128-byte lines. No thread waits on a load any more, at any size.
- * Interior tiles take exactly v10's copies, and A's 4-byte copies never needed aligned rows: only
+ * Interior tiles take exactly v11's copies, and A's 4-byte copies never needed aligned rows: only
  * B's 16-byte copies ask for n % 4 == 0.
  */
 #include <cuda_pipeline.h>
@@ -60,7 +60,7 @@ typedef struct {
     float b[STAGES][BK * BN];
 } stage_tiles;
 
-/* Starts the copies of the step at k = @p t into stage @p s: v10's unchecked cp.async when the
+/* Starts the copies of the step at k = @p t into stage @p s: v11's unchecked cp.async when the
    step lies inside aligned matrices (@p inside), else one predicated copy per element: cp.async
    inside the matrix, the semiring's padding stored outside it. */
 static __device__ __forceinline__ void copy_step(stage_tiles *tiles, int s, int t, const float *a,

@@ -1,19 +1,19 @@
 /**
- * @file v14_padded_operands.cu
- * @brief v14: v13 with A and B copied into buffers padded to whole tiles when B's rows are not
+ * @file v15_padded_operands.cu
+ * @brief v15: v14 with A and B copied into buffers padded to whole tiles when B's rows are not
  * 16-byte aligned, so that every tile takes the fast copies.
  *
- * v11's predicated copies made odd sizes correct at full speed only where few tiles sit on the
+ * v12's predicated copies made odd sizes correct at full speed only where few tiles sit on the
  * border. When n is no multiple of 4, B's rows start at addresses that are no multiple of 16
  * bytes, no 16-byte cp.async can take them, and every tile copies element by element: three times
- * the copy instructions in the loop that shares the issue slots with the FMAs (the sweep: v13 at
+ * the copy instructions in the loop that shares the issue slots with the FMAs (the sweep: v14 at
  * 0.78× cuBLAS at 4097³ against 0.93× at 4096³). Here, for such shapes, the launch first copies A
  * into an m' × k' buffer and B into a k' × n' one, m', n', k' rounded up to whole tiles and the
  * new elements set to the semiring's zero (a padded row or column adds nothing to a sum, +∞
- * nothing to a min), runs v13's kernels on the padded product, and copies the m × n corner out
+ * nothing to a min), runs v14's kernels on the padded product, and copies the m × n corner out
  * (the slices' reduction does that in the same pass). The copies cost one read and one write of
  * A and B and one more of C: a few percent at these sizes, against every tile slowed. Aligned
- * shapes run as in v13. This is what a library does with operands it cannot address well
+ * shapes run as in v14. This is what a library does with operands it cannot address well
  * (cuBLAS's fast paths need aligned leading dimensions too).
  */
 #include <cuda_pipeline.h>
@@ -57,7 +57,7 @@ typedef struct {
     float b[STAGES][BK * BN];
 } stage_tiles;
 
-/* Starts the copies of the step at k = @p t into stage @p s: v10's unchecked cp.async when the
+/* Starts the copies of the step at k = @p t into stage @p s: v11's unchecked cp.async when the
    step lies inside aligned matrices (@p inside), else one predicated copy per element: cp.async
    inside the matrix, the semiring's padding stored outside it. A's rows are @p lda floats apart;
    the tile has @p bm rows and 2·bm threads. */
@@ -191,7 +191,7 @@ static __device__ __forceinline__ void slice_product(const float *a, const float
 }
 
 /* One kernel per tile height, each compiled on its own (its registers and its schedule are its
-   own, as v12's were): 256 threads for 128-row tiles, one block per SM ... */
+   own, as v13's were): 256 threads for 128-row tiles, one block per SM ... */
 __global__ void __launch_bounds__(2 * BM_LARGE, 1)
     gemm_tall_tiles(const float *a, const float *b, float *out, int m, int n, int k, int slice_k,
                     semiring ring)

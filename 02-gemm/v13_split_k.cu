@@ -1,6 +1,6 @@
 /**
- * @file v12_split_k.cu
- * @brief v12: v11 with k split into slices when the output has too few tiles to fill the GPU:
+ * @file v13_split_k.cu
+ * @brief v13: v12 with k split into slices when the output has too few tiles to fill the GPU:
  * each slice's block writes a partial product to a workspace, and a second kernel adds the
  * slices in a fixed order.
  *
@@ -14,8 +14,8 @@
  *   its slowest block), steps(S) = ceil(k / BK / S), and reduction(S) = (2S + 1) m n floats moved
  *   at the memory's rate, counted as FLOATS_PER_STEP floats per step time.
  * A slice is a product of its own: the A columns and B rows of its k-range, A's rows still k
- * floats apart (`lda`), so the tile loop is v11's with A's row stride as a parameter. S = 1 costs
- * no reduction and writes C directly, as v11 does. The second kernel adds the slices
+ * floats apart (`lda`), so the tile loop is v12's with A's row stride as a parameter. S = 1 costs
+ * no reduction and writes C directly, as v12 does. The second kernel adds the slices
  * of each element in slice order 0, 1, …, S − 1, so the result does not depend on which block ran
  * first: the same inputs give the same bits on every run. The error bound does not grow: each
  * product now goes through at most ceil(k / S) + S − 1 ≤ k roundings instead of k, and the
@@ -66,7 +66,7 @@ typedef struct {
     float b[STAGES][BK * BN];
 } stage_tiles;
 
-/* Starts the copies of the step at k = @p t into stage @p s: v10's unchecked cp.async when the
+/* Starts the copies of the step at k = @p t into stage @p s: v11's unchecked cp.async when the
    step lies inside aligned matrices (@p inside), else one predicated copy per element: cp.async
    inside the matrix, the semiring's padding stored outside it. A's rows are @p lda floats apart. */
 static __device__ __forceinline__ void copy_step(stage_tiles *tiles, int s, int t, const float *a,
