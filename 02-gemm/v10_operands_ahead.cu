@@ -4,12 +4,12 @@
  * of registers.
  *
  * v9 reads a k's 6 float4 of operands and then runs the 128 FMAs that need them: each k starts
- * with the shared-memory latency exposed, and 8 warps per SM are too few to hide it. The
- * registers that v8's copies freed (cp.async needs none to stage a tile) now hold two sets of
- * operands: k + 1's are read while k's FMAs run, and after the barrier a thread reads its first
- * operands before it issues the next step's copies, so that they go first in the queue to shared
- * memory. The reads move into `fragments()`, called in both places. Over 250 registers, no spills,
- * one block per SM.
+ * with the shared-memory latency exposed, and 8 warps per SM are too few to hide it. One block
+ * per SM lets a thread take up to 255 registers, and cp.async needs none to stage a tile: the
+ * spare registers now hold two sets of operands: k + 1's are read while k's FMAs run, and after the
+ * barrier a thread reads its first operands before it issues the next step's copies, so that they
+ * go first in the queue to shared memory. The reads move into `fragments()`, called in both places.
+ * Over 250 registers, no spills, one block per SM.
  */
 #include <cuda_pipeline.h>
 

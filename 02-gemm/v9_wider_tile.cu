@@ -6,12 +6,10 @@
  * Per k, a block copies BM + BN floats into shared memory and does BM × BN FMAs with them: v8's
  * 128 × 128 tile loads one float per 64 FMAs, a 128 × 256 tile one per 85, a quarter fewer global
  * loads (and L2 traffic) for the same work. The same 256 threads now each compute 16 × 8 outputs,
- * 128 accumulators, so `__launch_bounds__(THREADS, 1)`: one block of 8 warps per SM (ptxas gives
- * it over 200 registers), where v8 had two. Each thread reads 6 float4 from shared memory per k
- * for 128 FMAs, against v8's 4 for 64. But a warp is still one row of threads across the tile: its
- * reads of A are one address for every lane, its reads of B 32 different float4, four wavefronts
- * each, so per FMA a warp waits for as many shared-memory wavefronts as v8's did, with half the
- * warps to hide them. v10 arranges the warp so that each read is one wavefront.
+ * reading 6 float4 from shared memory per k for 128 FMAs where v8 read 4 for 64. The 128
+ * accumulators take over 200 registers, so `__launch_bounds__(THREADS, 1)`: one block of 8 warps
+ * per SM where v8 had two, and half the warps to hide each k's wait for its operands. v10 hides
+ * that wait another way, in the registers this bound leaves.
  */
 #include <cuda_pipeline.h>
 
