@@ -9,10 +9,10 @@
  * holds at once (multiprocessors × resident blocks, at least 256 blocks so that no thread chains
  * more than n/65536 additions), and blocks grow to 512 threads: with one block sum per block, a
  * bigger block means fewer block sums for the second launch (512 measured best for v9 on the H100
- * at 2^20 and 2^28, so v7 to v9 share it). On the H100 v7 is no faster than v6 from 2^24 up: one
- * 4-byte load in flight per thread is too little to cover DRAM latency with a grid this small
- * (see v8). The course notes' coarsened kernel uses `unsigned int` indices, so `i += gridSize`
- * wraps for n near 2^32; here indices are size_t.
+ * at 2^20 and 2^28, so v7 to v9 share it). Past 2^24 it gains little on v6: one 4-byte load in
+ * flight per thread is too little to cover DRAM latency with a grid this small (see v8). The course
+ * notes' coarsened kernel uses `unsigned int` indices, so `i += gridSize` wraps for n near 2^32;
+ * here indices are size_t.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"

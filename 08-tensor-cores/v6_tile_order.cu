@@ -6,11 +6,11 @@
  * v5 numbers its tiles row by row (blockIdx.x across the columns of C). At 8192³ a row of C is 32
  * tiles, so the 132 blocks running at once cover about 4 rows of tiles by 32 columns: together
  * they read 4 × 128 rows of A and 32 × 256 columns of B, 8704 rows and columns whose data few
- * other running blocks share, and B's part no longer stays in the 50 MB L2 until its next use. Here
+ * other running blocks share, and B's part no longer stays in L2 until its next use. Here
  * the grid is one-dimensional and tile t walks down a group of 8 tile rows before it moves one
  * column on: the blocks running at once cover about 8 rows by 17 columns, 1024 rows of A and 4352
- * columns of B, half the bytes for the same work. Smaller matrices change little: their operands
- * fit in L2 in any order.
+ * columns of B, about 60% of the bytes for the same work. Smaller matrices change little: their
+ * operands fit in L2 in any order.
  */
 #include "cl_cuda_check.h"
 #include "launch.h"
