@@ -8,8 +8,8 @@
  * needs no division at all, so `__fdividef` has nothing left to replace. The accuracy lost is in
  * the page's error column (the same check and tolerance as before). The colour runs once per
  * pixel against hundreds of iterations: expect little. The iteration keeps its pinned
- * intrinsics, which -use_fast_math would not touch either; a whole-file -use_fast_math would also
- * flush subnormals to zero (-ftz=true), which the pinned reference does not do.
+ * intrinsics; a whole-file -use_fast_math would flush their subnormals to zero too (-ftz=true:
+ * __fadd_rn becomes add.rn.ftz), which the pinned reference does not do.
  */
 #include "mandelbrot.h"
 #include "points.cuh"
