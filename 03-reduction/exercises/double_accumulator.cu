@@ -6,7 +6,8 @@
  * The loop adds ~n / (blocks × 512) floats per thread, the longest addition chain of the whole
  * sum; in double its rounding error is 2^29 times smaller, while the block sums and the final sum
  * stay in float. The loop's float4 adds still pair values in float before they reach the double.
- * Whether it costs time depends on the GPU's FP64 rate: the loop adds one double per 16 bytes read.
+ * Whether it costs time depends on the GPU's FP64 rate: the loop adds one double per 64 bytes read
+ * (four float4 summed in float first).
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
