@@ -2,11 +2,10 @@
  * @file pieces.cuh
  * @brief The list of pieces that v8 to v14 hand from their first kernel to their second (v8's
  * plumbing, reused unchanged): long containers cut into pieces of PIECE floats, each summed by one
- * warp of the second kernel (count_pieces: in v8's file, and in pieces_kernel.cuh from v9 on); a
- * container of several pieces is finished in its slot (slots.cuh) by the warp that draws the last
- * ticket. The list, the pieces and the slots live in the workspace, which the kernels leave zeroed;
- * how many pieces it must hold depends on the longest container a version's first kernel sums
- * itself (`short_max`).
+ * warp of the second kernel (count_pieces, in each version file); a container of several pieces is
+ * finished in its slot (slots.cuh) by the warp that draws the last ticket. The list, the pieces and
+ * the slots live in the workspace, which the kernels leave zeroed; how many pieces it must hold
+ * depends on the longest container a version's first kernel sums itself (`short_max`).
  */
 #ifndef PIECES_CUH
 #define PIECES_CUH
