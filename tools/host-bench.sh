@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The host's share of the largest cases: a benchmark, not a test. Runs the largest case of lessons
-# 02 to 06 (the README's "Sizes past 2^31" table, with 06 at three containers of 2^33 floats and
-# cuBLAS beside 02's v24) once each, checked, with one warm-up and two timed runs, and prints a
+# 02 to 06 and 08 (the README's "Sizes past 2^31" table, with 06 at three containers of 2^33 floats
+# and cuBLAS beside 08's v10) once each, checked, with one warm-up and two timed runs, and prints a
 # table of where the time went: the whole run, the host setting up (inputs, reference, copies to
 # the GPU), the host checking, and the GPU (its runs, the cache flushes between them and the
 # bandwidth and FLOP/s probes that measure the ceilings), from the program's own wall line.
