@@ -180,6 +180,9 @@ endfunction()
 #                                      one line matching regex): a library's limit, say
 #   EXCLUDE file.cu ...                v*/baseline_* files not to build (a library not found)
 #   NO_MEMORY_LIMIT_TEST               the lesson caps --n below any machine's memory (no such test)
+#   MEMORY_LIMIT_ON_DEVICE             the host never holds the inputs (they are made on their way to
+#                                      the GPU): a size too large is refused against the device's
+#                                      memory, so that test needs a GPU
 #   SWEEP_VERSIONS v10_x baseline_y    the programs of the lesson's sweep (its best versions and the
 #   SWEEP_CASES "--n 1024" ...         library) and its cases: `sweep-<lesson>` runs them into
 #                                      docs/results/<lesson>-sweep.csv, `sweep` every lesson's; a
@@ -193,7 +196,7 @@ endfunction()
 # Every v<N>_*.cu and baseline_*.cu in the folder becomes bin/<NAME>/<stem>, is tested and joins
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
-  cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST" "NAME;HEADLINE_CASE"
+  cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST;MEMORY_LIMIT_ON_DEVICE" "NAME;HEADLINE_CASE"
                         "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;SANITIZE_MORE;BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES;EXERCISE_VERSIONS;EXERCISE_CASES"
                         ${ARGN})
   set(lesson ${L_NAME})
@@ -369,8 +372,12 @@ function(cuda_lessons_add_lesson)
   _cl_add_expect_test(${t}/device-out-of-range 2 "--device 999: no such device" LABEL gpu
                       COMMAND ${p} --device 999)
   # a size no machine's memory holds is bad input before any device is looked for, so this runs
-  # anywhere (the device's own limit, checked next, is cl_fits_device_memory: a unit test)
-  if(NOT L_NO_MEMORY_LIMIT_TEST)
+  # anywhere (the device's own limit, checked next, is cl_fits_device_memory: a unit test); where
+  # the host never holds the inputs, the device's limit is the one that refuses it
+  if(L_MEMORY_LIMIT_ON_DEVICE)
+    _cl_add_expect_test(${t}/does-not-fit 2 "^[a-z0-9_]+: --n 2\\^40: needs .* of device memory"
+                        LABEL gpu COMMAND ${p} --n 2^40)
+  elseif(NOT L_NO_MEMORY_LIMIT_TEST)
     _cl_add_expect_test(${t}/does-not-fit 2 "^[a-z0-9_]+: --n 2\\^40: needs .* of host memory"
                         LABEL cpu COMMAND ${p} --n 2^40)
   endif()

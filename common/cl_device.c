@@ -2,6 +2,7 @@
  * @file cl_device.c
  * @brief Device selection (exit 77 without a usable device) and the memory-fit check (exit 2).
  */
+#define _DEFAULT_SOURCE /* madvise() and MADV_HUGEPAGE */
 #include "cl_device.h"
 
 #include "cl_cuda_check.h"
@@ -12,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -213,9 +215,22 @@ void cl_require_host_memory(const char *n_text, size_t bytes)
     cl_bad_input("n", n_text, why);
 }
 
+/* A host buffer of 64 MiB or more asks for 2 MiB pages (where the kernel has them): filling it then
+   faults once per 2 MiB instead of once per 4 KiB page, and freeing it unmaps 512 times fewer. */
+#define CL_HUGE_PAGE ((size_t)2 << 20)
+
 void *cl_host_alloc(const char *n_text, size_t bytes, const char *what)
 {
-    void *p = malloc(bytes ? bytes : 1);
+    void *p = NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= 32 * CL_HUGE_PAGE) {
+        if (posix_memalign(&p, CL_HUGE_PAGE, bytes) != 0)
+            p = NULL;
+        else
+            (void)madvise(p, bytes / CL_HUGE_PAGE * CL_HUGE_PAGE, MADV_HUGEPAGE); /* a hint */
+    } else
+#endif
+        p = malloc(bytes ? bytes : 1);
     if (p == NULL) {
         char need[32], why[160];
         cl_format_bytes(bytes, need, sizeof need);

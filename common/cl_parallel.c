@@ -153,8 +153,13 @@ cl_worst cl_parallel_worst(size_t count, size_t chunk, cl_worst_fn fn, void *con
 }
 
 /* Each staging buffer: big enough that a copy's fixed cost is nothing beside its transfer. */
-#define CL_STAGE_BYTES ((size_t)64 << 20)
-#define CL_COPY_CHUNK  ((size_t)1 << 20) /* bytes per thread's memcpy chunk */
+static size_t stage_bytes = (size_t)64 << 20;
+#define CL_COPY_CHUNK ((size_t)1 << 20) /* bytes per thread's memcpy chunk */
+
+void cl_set_stage_bytes(size_t bytes)
+{
+    stage_bytes = bytes > 0 ? bytes : 1;
+}
 
 typedef struct {
     char *to;
@@ -178,8 +183,8 @@ static void parallel_memcpy(void *to, const void *from, size_t bytes)
 static int staged_copy(char *dst, const char *src, size_t bytes, int to_device, const char *what)
 {
     char *stage[2] = {NULL, NULL};
-    if (cudaMallocHost((void **)&stage[0], CL_STAGE_BYTES) != cudaSuccess ||
-        cudaMallocHost((void **)&stage[1], CL_STAGE_BYTES) != cudaSuccess) {
+    if (cudaMallocHost((void **)&stage[0], stage_bytes) != cudaSuccess ||
+        cudaMallocHost((void **)&stage[1], stage_bytes) != cudaSuccess) {
         if (stage[0] != NULL)
             CL_CUDA_CHECK(cudaFreeHost(stage[0]));
         (void)cudaGetLastError(); /* the failed allocation's error: not sticky, cleared */
@@ -195,13 +200,13 @@ static int staged_copy(char *dst, const char *src, size_t bytes, int to_device, 
     cl_progress progress;
     cl_progress_begin(&progress, (double)bytes, NULL, "copying %s of %s %s the GPU", size, what,
                       to_device ? "to" : "from");
-    const size_t pieces = cl_chunks(bytes, CL_STAGE_BYTES);
+    const size_t pieces = cl_chunks(bytes, stage_bytes);
     for (size_t i = 0; i <= pieces; i++) {
         /* to the device: fill stage i % 2 (once its last transfer is done), send it; from the
            device: fetch piece i into stage i % 2, then empty piece i - 1's stage meanwhile */
         if (i < pieces) {
-            const size_t offset = i * CL_STAGE_BYTES;
-            const size_t length = bytes - offset < CL_STAGE_BYTES ? bytes - offset : CL_STAGE_BYTES;
+            const size_t offset = i * stage_bytes;
+            const size_t length = bytes - offset < stage_bytes ? bytes - offset : stage_bytes;
             char *buffer = stage[i % 2];
             CL_CUDA_CHECK(cudaEventSynchronize(done[i % 2]));
             if (to_device) {
@@ -215,13 +220,12 @@ static int staged_copy(char *dst, const char *src, size_t bytes, int to_device, 
             CL_CUDA_CHECK(cudaEventRecord(done[i % 2], stream));
         }
         if (!to_device && i > 0) {
-            const size_t offset = (i - 1) * CL_STAGE_BYTES;
-            const size_t length = bytes - offset < CL_STAGE_BYTES ? bytes - offset : CL_STAGE_BYTES;
+            const size_t offset = (i - 1) * stage_bytes;
+            const size_t length = bytes - offset < stage_bytes ? bytes - offset : stage_bytes;
             CL_CUDA_CHECK(cudaEventSynchronize(done[(i - 1) % 2]));
             parallel_memcpy(dst + offset, stage[(i - 1) % 2], length);
         }
-        cl_progress_step(&progress,
-                         (double)(i * CL_STAGE_BYTES < bytes ? i * CL_STAGE_BYTES : bytes));
+        cl_progress_step(&progress, (double)(i * stage_bytes < bytes ? i * stage_bytes : bytes));
     }
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
     cl_progress_end(&progress);
@@ -235,14 +239,98 @@ static int staged_copy(char *dst, const char *src, size_t bytes, int to_device, 
 
 void cl_copy_to_device(void *device_dst, const void *host_src, size_t bytes, const char *what)
 {
-    if (bytes <= CL_STAGE_BYTES ||
+    if (bytes <= stage_bytes ||
         !staged_copy((char *)device_dst, (const char *)host_src, bytes, 1, what))
         CL_CUDA_CHECK(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
 }
 
 void cl_copy_to_host(void *host_dst, const void *device_src, size_t bytes, const char *what)
 {
-    if (bytes <= CL_STAGE_BYTES ||
+    if (bytes <= stage_bytes ||
         !staged_copy((char *)host_dst, (const char *)device_src, bytes, 0, what))
         CL_CUDA_CHECK(cudaMemcpy(host_dst, device_src, bytes, cudaMemcpyDeviceToHost));
+}
+
+typedef struct {
+    cl_make_fn fn;
+    void *context;
+    char *piece;
+    size_t first; /* the item at the piece's first byte */
+} piece_args;
+
+static void make_chunk(void *context, size_t begin, size_t end)
+{
+    const piece_args *a = (const piece_args *)context;
+    a->fn(a->context, a->piece, a->first, a->first + begin, a->first + end);
+}
+
+void cl_make(void *dst, cl_place where, size_t count, size_t item_bytes, size_t chunk,
+             cl_make_fn fn, void *context, const char *doing)
+{
+    if (count == 0)
+        return;
+    /* whole chunks per piece, so that every chunk starts at a multiple of chunk */
+    size_t piece_items = stage_bytes / item_bytes / chunk * chunk;
+    piece_items = piece_items == 0 ? chunk : piece_items;
+    piece_items = piece_items > count ? count : piece_items;
+    const size_t pieces = cl_chunks(count, piece_items);
+    char *stage[2] = {NULL, NULL};
+    int pinned = 0;
+    if (where == CL_ON_DEVICE && pieces > 1) {
+        pinned = cudaMallocHost((void **)&stage[0], piece_items * item_bytes) == cudaSuccess &&
+                 cudaMallocHost((void **)&stage[1], piece_items * item_bytes) == cudaSuccess;
+        if (!pinned) { /* a machine that limits pinned memory: one pageable piece at a time */
+            if (stage[0] != NULL)
+                CL_CUDA_CHECK(cudaFreeHost(stage[0]));
+            (void)cudaGetLastError(); /* the failed allocation's error: not sticky, cleared */
+        }
+    }
+    if (where == CL_ON_DEVICE && !pinned) {
+        stage[0] = (char *)malloc(piece_items * item_bytes);
+        if (stage[0] == NULL)
+            abort();
+    }
+    cudaEvent_t done[2] = {NULL, NULL};
+    cudaStream_t stream = NULL;
+    if (pinned) {
+        CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        for (int s = 0; s < 2; s++)
+            CL_CUDA_CHECK(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
+    }
+    char size[32], what[160];
+    cl_format_bytes(count * item_bytes, size, sizeof size);
+    snprintf(what, sizeof what, doing, size);
+    cl_progress progress;
+    cl_progress_begin(&progress, (double)count, NULL, "%s", what);
+    for (size_t i = 0; i < pieces; i++) {
+        const size_t first = i * piece_items;
+        const size_t length = count - first < piece_items ? count - first : piece_items;
+        char *const target = (char *)dst + first * item_bytes;
+        /* on the host the piece is its place in dst; on the device, stage i % 2 once its last
+           transfer is done, sent as soon as it is made while the next piece is made in the other */
+        piece_args a = {fn, context, where == CL_ON_HOST ? target : stage[pinned ? i % 2 : 0],
+                        first};
+        if (pinned)
+            CL_CUDA_CHECK(cudaEventSynchronize(done[i % 2]));
+        cl_parallel_for(length, chunk, make_chunk, &a, NULL);
+        if (pinned) {
+            CL_CUDA_CHECK(cudaMemcpyAsync(target, a.piece, length * item_bytes,
+                                          cudaMemcpyHostToDevice, stream));
+            CL_CUDA_CHECK(cudaEventRecord(done[i % 2], stream));
+        } else if (where == CL_ON_DEVICE) {
+            CL_CUDA_CHECK(cudaMemcpy(target, a.piece, length * item_bytes, cudaMemcpyHostToDevice));
+        }
+        cl_progress_step(&progress, (double)(first + length));
+    }
+    if (pinned) {
+        CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+        for (int s = 0; s < 2; s++) {
+            CL_CUDA_CHECK(cudaFreeHost(stage[s]));
+            CL_CUDA_CHECK(cudaEventDestroy(done[s]));
+        }
+        CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    } else {
+        free(stage[0]);
+    }
+    cl_progress_end(&progress);
 }

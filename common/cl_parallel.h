@@ -109,6 +109,36 @@ void cl_copy_to_device(void *device_dst, const void *host_src, size_t bytes, con
 /** The same, from the device to the host. */
 void cl_copy_to_host(void *host_dst, const void *device_src, size_t bytes, const char *what);
 
+/** Where cl_make() puts what it makes. */
+typedef enum {
+    CL_ON_DEVICE, /**< GPU memory: each piece crosses the bus as soon as it is made */
+    CL_ON_HOST    /**< host memory, in the same pieces: what the cpu tests compare */
+} cl_place;
+
+/**
+ * Makes items [@p begin, @p end) of an input where @p piece holds the items from @p first on (item
+ * i at byte (i - first) * item size of it). A lesson's fill writes them there and may add them to
+ * its reference on the way, while they are still in the core's cache: a sum into the partial of
+ * its block, counts into shared counters by atomic integer adds. Called on every thread, one chunk
+ * at a time; @p begin is a multiple of the chunk, whatever the piece.
+ */
+typedef void (*cl_make_fn)(void *context, void *piece, size_t first, size_t begin, size_t end);
+
+/**
+ * Makes @p count items of @p item_bytes each at @p dst without a host copy of the whole: piece by
+ * piece, each made on every thread (chunks of @p chunk items) into one of two pinned staging
+ * buffers while the other crosses the bus. Filling a host array first would touch every page of
+ * it once to write and once to copy, and fault each in on first touch: at 64 GiB, seconds more
+ * than the bus takes. The host needs only the two buffers. A small input takes one piece and
+ * cudaMemcpy; so does every piece where the staging cannot be pinned. Says how it goes when long:
+ * @p doing names the phase with one %s for its size, e.g. "filling %s of inputs".
+ */
+void cl_make(void *dst, cl_place where, size_t count, size_t item_bytes, size_t chunk,
+             cl_make_fn fn, void *context, const char *doing);
+
+/** Sets the bytes of each staging piece (default 64 MiB): the tests make many small pieces. */
+void cl_set_stage_bytes(size_t bytes);
+
 /** A monotonic clock in seconds, for the phases' times. */
 double cl_seconds(void);
 

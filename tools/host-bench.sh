@@ -33,6 +33,8 @@ else
     "08-tensor-cores v10_vector_copies --m 32768 --n 32768 --k 8192"
   )
 fi
+# the yardstick: a case whose inputs take t seconds to cross the bus cannot be set up in less
+"$build/common/bus_probe" 2>&1 | head -1
 printf "%-72s %4s %7s %7s %7s %7s  %s\n" "case" "exit" "total" "setup" "check" "GPU" "check verdict"
 for c in "${cases[@]}"; do
   read -r lesson program args <<< "$c"

@@ -9,6 +9,8 @@
 #       large:LESSON      LESSON's cases past 2^31
 #       sanitize:LESSON   LESSON's sanitize tests
 #       match:REGEX       the gpu tests (those past 2^31 too) whose names match REGEX
+#       some:REGEX        the gpu tests whose names match REGEX, less those past 2^31
+#       somesan:REGEX     the sanitize tests whose names match REGEX
 #       grade:LESSON      tools/grade.py on LESSON's homework copy, timed
 #       bench:SIZES:T     tools/host-bench.sh at SIZES (large or 2p31) on T host threads
 #       measure:LESSON:KIND[:REGEX]  LESSON's runner measurement KIND (results, sweep or
@@ -82,6 +84,13 @@ run_job() {
       timeout "$(left)" ctest --test-dir build-gpu -L gpu -R "$rest" -j 8 --output-on-failure \
         --timeout 300 > "$log" 2>&1
       status=$? ;;
+    some|somesan)
+      local log label=gpu exclude=large
+      [ "$kind" = somesan ] && label=sanitize exclude=""
+      log="$out/$kind-$(echo "$rest" | tr -c 'a-zA-Z0-9_-' '_' | cut -c1-60).log"
+      timeout "$(left)" ctest --test-dir build-gpu -L "$label" ${exclude:+-LE "$exclude"} \
+        -R "$rest" -j 8 --output-on-failure --timeout 300 > "$log" 2>&1
+      status=$? ;;
     grade)
       local copy version
       copy=$(grep "^$rest/" "$out/homework-copies.txt" | head -1)
@@ -138,7 +147,8 @@ done
 wait
 {
 sort "$out/times.txt"
-for log in "$out"/tests-*.log "$out"/large-*.log "$out"/sanitize-*.log "$out"/match-*.log; do
+for log in "$out"/tests-*.log "$out"/large-*.log "$out"/sanitize-*.log "$out"/match-*.log \
+  "$out"/some-*.log "$out"/somesan-*.log; do
   [ -f "$log" ] || continue
   echo "== $(basename "$log"): $(grep -E "tests passed|tests failed|nothing to run" "$log" | tail -1)"
   grep -E "\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception" "$log" | head -10
