@@ -6,6 +6,8 @@
 #ifndef REDUCTION_H
 #define REDUCTION_H
 
+#include "cl_parallel.h"
+
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 
@@ -52,6 +54,15 @@ typedef enum {
 
 /** Fills @p x[0..n) from @p seed (the same seed always gives the same inputs). */
 void fill_inputs(float *x, size_t n, input_dist dist, unsigned long long seed);
+
+/**
+ * The inputs fill_inputs() makes, made straight into GPU memory at @p x (or host memory, as @p
+ * where says: the tests' way) piece by piece through pinned staging, so that the host never holds
+ * all of them (cl_make()); with @p sum not NULL, reference_sum()'s sums of them, the same bits,
+ * taken on the way while each piece is in cache.
+ */
+void make_inputs(float *x, cl_place where, size_t n, input_dist dist, unsigned long long seed,
+                 double *sum, double *sum_abs, int *whole);
 
 /**
  * The reference: the sum and the sum of magnitudes, accumulated in double, blockwise (the same bits

@@ -6,6 +6,8 @@
 #ifndef HISTOGRAM_H
 #define HISTOGRAM_H
 
+#include "cl_parallel.h"
+
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 
@@ -50,6 +52,15 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
 /** Fills in[0..n) from @p seed. */
 void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist dist,
                  unsigned long long seed);
+
+/**
+ * The inputs fill_inputs() makes, made straight into GPU memory at @p in (or host memory, as @p
+ * where says: the tests' way) piece by piece through pinned staging, so that the host never holds
+ * all of them (cl_make()); with @p hist not NULL, reference_histogram()'s counts of them, taken on
+ * the way while each piece is in cache.
+ */
+void make_inputs(void *in, cl_place where, size_t n, input_type type, unsigned bins,
+                 input_dist dist, unsigned long long seed, unsigned long long *hist);
 
 /** The sequential histogram (the course notes' CPU loop, with the bounds check it lacks). */
 void reference_histogram(const void *in, size_t n, input_type type, unsigned bins,

@@ -14,22 +14,26 @@
 #define ZIPF_GUIDE 65536 /* entries of the guide table into the Zipf CDF */
 
 typedef struct {
-    void *in;
     input_type type;
     unsigned bins;
     input_dist dist;
     uint64_t seed;
-    const double *cdf;     /* the Zipf CDF, or NULL */
-    const unsigned *guide; /* and its guide table */
-} fill_args;
+    const double *cdf;        /* the Zipf CDF, or NULL */
+    const unsigned *guide;    /* and its guide table */
+    unsigned long long *hist; /* the reference, counted on the way, or NULL */
+} make_args;
 
-/* One draw per element (none for dist one): element i comes from draw i, on any thread. */
-static void fill_chunk(void *context, size_t begin, size_t end)
+static void count_values(const void *values, size_t length, input_type type, unsigned bins,
+                         unsigned long long *hist);
+
+/* One draw per element (none for dist one): element i comes from draw i, on any thread, and lands
+   at piece[i - first]. Then, while the chunk is still in this core's cache, it is counted. */
+static void make_piece(void *context, void *piece, size_t first, size_t begin, size_t end)
 {
-    const fill_args *f = (const fill_args *)context;
+    const make_args *f = (const make_args *)context;
     const unsigned bins = f->bins;
-    unsigned char *u8 = (unsigned char *)f->in;
-    unsigned *u32 = (unsigned *)f->in;
+    unsigned char *u8 = (unsigned char *)piece; /* u8[i - first] is element i */
+    unsigned *u32 = (unsigned *)piece;
     uint64_t state = cl_random_at(f->seed, begin);
     for (size_t i = begin; i < end; i++) {
         const uint64_t r = f->dist == DIST_ONE ? 0 : cl_next_random(&state);
@@ -56,14 +60,23 @@ static void fill_chunk(void *context, size_t begin, size_t end)
             v = lo;
         }
         if (f->type == TYPE_U8)
-            u8[i] = (unsigned char)v;
+            u8[i - first] = (unsigned char)v;
         else
-            u32[i] = v;
+            u32[i - first] = v;
     }
+    if (f->hist != NULL)
+        count_values(f->type == TYPE_U8 ? (const void *)(u8 + (begin - first))
+                                        : (const void *)(u32 + (begin - first)),
+                     end - begin, f->type, bins, f->hist);
 }
 
-void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist dist,
-                 unsigned long long seed)
+/* A chunk of the reference counts into its own counters and adds them to the shared bins at its
+   end: integer sums, so the order in which chunks finish changes nothing. */
+#define COUNT_CHUNK     ((size_t)1 << 20)
+#define LOCAL_BINS_UPTO 65536u /* more bins than this: each chunk adds runs of equal values */
+
+void make_inputs(void *in, cl_place where, size_t n, input_type type, unsigned bins,
+                 input_dist dist, unsigned long long seed, unsigned long long *hist)
 {
     double *cdf = NULL;
     unsigned *guide = NULL;
@@ -86,17 +99,20 @@ void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist 
             guide[g] = k;
         }
     }
-    fill_args f = {in, type, bins, dist, seed, cdf, guide};
-    cl_parallel_phase(n, CL_CHUNK, fill_chunk, &f, n * (type == TYPE_U8 ? 1 : sizeof(unsigned)),
-                      "filling %s of inputs");
+    make_args f = {type, bins, dist, seed, cdf, guide, hist};
+    if (hist != NULL)
+        memset(hist, 0, bins * sizeof *hist);
+    cl_make(in, where, n, element_bytes(type), COUNT_CHUNK, make_piece, &f,
+            where == CL_ON_DEVICE ? "filling %s of inputs on the GPU" : "filling %s of inputs");
     free(cdf);
     free(guide);
 }
 
-/* A chunk of the reference counts into its own counters and adds them to the shared bins at its
-   end: integer sums, so the order in which chunks finish changes nothing. */
-#define COUNT_CHUNK     ((size_t)1 << 20)
-#define LOCAL_BINS_UPTO 65536u /* more bins than this: each chunk adds runs of equal values */
+void fill_inputs(void *in, size_t n, input_type type, unsigned bins, input_dist dist,
+                 unsigned long long seed)
+{
+    make_inputs(in, CL_ON_HOST, n, type, bins, dist, seed, NULL);
+}
 
 typedef struct {
     const void *in;
@@ -110,53 +126,61 @@ static void add_to_bin(unsigned long long *hist, unsigned bin, unsigned long lon
     __atomic_fetch_add(&hist[bin], count, __ATOMIC_RELAXED);
 }
 
-static void count_chunk(void *context, size_t begin, size_t end)
+/* Values [0, length) of a chunk, into the shared counters. */
+static void count_values(const void *values, size_t length, input_type type, unsigned bins,
+                         unsigned long long *hist)
 {
-    const count_args *c = (const count_args *)context;
-    if (c->type == TYPE_U8) {
+    if (type == TYPE_U8) {
         /* four interleaved counters per value: when every pixel is the same, one counter
            incremented for each is a chain of dependent adds (~3 ns each); four chains overlap */
         unsigned lanes[4][256];
         memset(lanes, 0, sizeof lanes);
-        const unsigned char *u8 = (const unsigned char *)c->in;
-        size_t i = begin;
-        for (; i + 4 <= end; i += 4)
+        const unsigned char *u8 = (const unsigned char *)values;
+        size_t i = 0;
+        for (; i + 4 <= length; i += 4)
             for (int k = 0; k < 4; k++)
                 lanes[k][u8[i + k]]++;
-        for (; i < end; i++)
+        for (; i < length; i++)
             lanes[0][u8[i]]++;
-        for (unsigned b = 0; b < c->bins; b++)
+        for (unsigned b = 0; b < bins; b++)
             if (lanes[0][b] + lanes[1][b] + lanes[2][b] + lanes[3][b])
-                add_to_bin(c->hist, b,
+                add_to_bin(hist, b,
                            (unsigned long long)lanes[0][b] + lanes[1][b] + lanes[2][b] +
                                lanes[3][b]);
         return;
     }
-    const unsigned *u32 = (const unsigned *)c->in;
-    if (c->bins <= LOCAL_BINS_UPTO) {
-        unsigned *local = (unsigned *)calloc(c->bins, sizeof *local);
+    const unsigned *u32 = (const unsigned *)values;
+    if (bins <= LOCAL_BINS_UPTO) {
+        unsigned *local = (unsigned *)calloc(bins, sizeof *local);
         if (local == NULL)
             abort();
-        for (size_t i = begin; i < end; i++)
-            if (u32[i] < c->bins)
+        for (size_t i = 0; i < length; i++)
+            if (u32[i] < bins)
                 local[u32[i]]++;
-        for (unsigned b = 0; b < c->bins; b++)
+        for (unsigned b = 0; b < bins; b++)
             if (local[b])
-                add_to_bin(c->hist, b, local[b]);
+                add_to_bin(hist, b, local[b]);
         free(local);
         return;
     }
     /* too many bins for a chunk's own copy: add each run of equal values at once (all of a
        one-value image is one add per chunk, not a fight over one counter) */
-    size_t i = begin;
-    while (i < end) {
+    size_t i = 0;
+    while (i < length) {
         size_t j = i + 1;
-        while (j < end && u32[j] == u32[i])
+        while (j < length && u32[j] == u32[i])
             j++;
-        if (u32[i] < c->bins)
-            add_to_bin(c->hist, u32[i], j - i);
+        if (u32[i] < bins)
+            add_to_bin(hist, u32[i], j - i);
         i = j;
     }
+}
+
+static void count_chunk(void *context, size_t begin, size_t end)
+{
+    const count_args *c = (const count_args *)context;
+    count_values((const char *)c->in + begin * element_bytes(c->type), end - begin, c->type,
+                 c->bins, c->hist);
 }
 
 void reference_histogram(const void *in, size_t n, input_type type, unsigned bins,

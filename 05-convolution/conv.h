@@ -10,6 +10,7 @@
 #define CONV_H
 
 #include "cl_check.h"
+#include "cl_parallel.h"
 
 #include <cuda_runtime_api.h>
 #include <stddef.h>
@@ -66,6 +67,13 @@ typedef enum {
 void fill_inputs(float *v, size_t count, input_dist dist, unsigned long long seed);
 
 /**
+ * The values fill_inputs() makes, made straight into GPU memory at @p v (or host memory, as @p
+ * where says: the tests' way) piece by piece through pinned staging, so that the host never holds
+ * them all (cl_make()).
+ */
+void make_inputs(float *v, cl_place where, size_t count, input_dist dist, unsigned long long seed);
+
+/**
  * One output in double precision: y[b][co][i], and the sum of |w * x| over its terms (the scale
  * of its rounding error).
  */
@@ -85,6 +93,18 @@ double reference_output(const float *x, const float *w, const conv_shape *s, int
  */
 cl_worst conv_check_outputs(const float *x, const float *w, const float *y, const conv_shape *s,
                             uint64_t seed);
+
+/** Whether conv_check_outputs() recomputes every output of @p s (else it checks a sample). */
+int conv_checks_every_output(const conv_shape *s);
+
+/**
+ * The sampled check of conv_check_outputs() without the host holding x or y: each listed output is
+ * fetched from @p y (in GPU memory, or host memory: the tests' way), and the inputs under it are
+ * drawn again from @p x_seed (an input is a function of its seed and index), so the same outputs
+ * are compared with the same references. For sizes where the check samples.
+ */
+cl_worst conv_check_sample(const float *y, cl_place where, const float *w, const conv_shape *s,
+                           input_dist dist, uint64_t x_seed, uint64_t seed);
 
 /**
  * The tolerance on |y - ref| / sum|w * x|: Higham's gamma_h for float with h = C * K, the length

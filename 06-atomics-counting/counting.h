@@ -7,6 +7,8 @@
 #ifndef COUNTING_H
 #define COUNTING_H
 
+#include "cl_parallel.h"
+
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +70,19 @@ typedef struct {
  */
 reference_count count_reference(const float *values, const size_t *offsets, size_t n, float limit,
                                 int exact_ints);
+
+/**
+ * The values fill_values() makes, made straight into GPU memory at @p values (or host memory, as
+ * @p where says: the tests' way) piece by piece through pinned staging, so that the host never
+ * holds them all (cl_make()); with @p ref not NULL, count_reference()'s verdict on the containers
+ * of @p offsets, taken on the way: each chunk of values sums the containers it holds whole and the
+ * pieces of those that cross its ends, and the pieces are joined in chunk order (the same bits on
+ * any number of threads; another order of additions than count_reference()'s, which the band
+ * allows for).
+ */
+void make_values(float *values, cl_place where, size_t total, value_dist dist, uint64_t seed,
+                 const size_t *offsets, size_t n, float limit, int exact_ints,
+                 reference_count *ref);
 
 #ifdef __cplusplus
 }

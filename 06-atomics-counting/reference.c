@@ -117,19 +117,24 @@ typedef struct {
 } values_args;
 
 /* Two values per draw (filling 2^31 floats takes seconds, not tens of them): value i is half
-   i % 2 of draw i / 2. Chunks start at even values. */
-static void values_chunk(void *context, size_t begin, size_t end)
+   i % 2 of draw i / 2, written at out[i - begin]. Chunks start at even values. */
+static void draw_values(float *out, size_t begin, size_t end, value_dist dist, uint64_t seed)
 {
-    const values_args *v = (const values_args *)context;
-    uint64_t state = cl_random_at(v->seed, begin / 2);
+    uint64_t state = cl_random_at(seed, begin / 2);
     size_t i = begin;
     for (; i + 2 <= end; i += 2) {
         const uint64_t r = cl_next_random(&state);
-        v->values[i] = value_from_bits((uint32_t)r, v->dist);
-        v->values[i + 1] = value_from_bits((uint32_t)(r >> 32), v->dist);
+        out[i - begin] = value_from_bits((uint32_t)r, dist);
+        out[i + 1 - begin] = value_from_bits((uint32_t)(r >> 32), dist);
     }
     if (i < end)
-        v->values[i] = value_from_bits((uint32_t)cl_next_random(&state), v->dist);
+        out[i - begin] = value_from_bits((uint32_t)cl_next_random(&state), dist);
+}
+
+static void values_chunk(void *context, size_t begin, size_t end)
+{
+    const values_args *v = (const values_args *)context;
+    draw_values(v->values + begin, begin, end, v->dist, v->seed);
 }
 
 void fill_values(float *values, size_t total, value_dist dist, uint64_t seed)
@@ -252,4 +257,146 @@ reference_count count_reference(const float *values, const size_t *offsets, size
     }
     free(counts);
     return r;
+}
+
+/* ---- The values made on their way to the GPU, and counted there ---------------------------- */
+
+typedef struct {
+    double sum, magnitude;
+} piece_sum;
+
+typedef struct {
+    value_dist dist;
+    uint64_t seed;
+    const size_t *offsets;
+    size_t n;
+    double threshold;
+    int exact_ints;
+    /* one of each per chunk of CL_CHUNK values, or NULL: no reference */
+    reference_count *whole; /* the containers the chunk holds whole */
+    piece_sum *head;        /* the piece of the container that began before the chunk */
+    piece_sum *tail;        /* the piece of the container that begins in it and goes on */
+    size_t *tail_container; /* which that is (n: none) */
+} make_args;
+
+/* The first container whose values reach past @p value: offsets[c] <= value < offsets[c + 1]. */
+static size_t container_of(const size_t *offsets, size_t n, size_t value)
+{
+    size_t lo = 0, hi = n; /* offsets[lo] <= value < offsets[hi] */
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (offsets[mid] <= value)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Values [begin, end), at piece[i - first]; then, while they are in this core's cache, the sums
+   of the containers they hold, whole or in part. */
+static void make_piece(void *context, void *piece, size_t first, size_t begin, size_t end)
+{
+    const make_args *m = (const make_args *)context;
+    const float *v = (float *)piece + (begin - first); /* v[j - begin] is value j */
+    draw_values((float *)piece + (begin - first), begin, end, m->dist, m->seed);
+    if (m->whole == NULL)
+        return;
+    const size_t chunk = begin / CL_CHUNK;
+    reference_count r = {0, 0, 0};
+    for (size_t c = container_of(m->offsets, m->n, begin); c < m->n && m->offsets[c] < end; c++) {
+        const size_t start = m->offsets[c], stop = m->offsets[c + 1];
+        if (start == stop)
+            continue; /* empty: counted apart */
+        const size_t lo = start > begin ? start : begin, hi = stop < end ? stop : end;
+        double sum = 0.0, magnitude = 0.0;
+        for (size_t j = lo; j < hi; j++) {
+            sum += v[j - begin];
+            magnitude += fabs((double)v[j - begin]);
+        }
+        if (start < begin) {
+            m->head[chunk] = (piece_sum){sum, magnitude};
+        } else if (stop > end) {
+            m->tail[chunk] = (piece_sum){sum, magnitude};
+            m->tail_container[chunk] = c;
+        } else {
+            classify(&r, sum, magnitude, stop - start, m->threshold, m->exact_ints);
+        }
+    }
+    m->whole[chunk] = r;
+}
+
+typedef struct {
+    const size_t *offsets;
+    size_t *empty; /* one per chunk of containers */
+} empty_args;
+
+static void empty_chunk(void *context, size_t begin, size_t end)
+{
+    const empty_args *e = (const empty_args *)context;
+    size_t empty = 0;
+    for (size_t c = begin; c < end; c++)
+        empty += e->offsets[c] == e->offsets[c + 1];
+    e->empty[begin / COUNT_CHUNK] = empty;
+}
+
+void make_values(float *values, cl_place where, size_t total, value_dist dist, uint64_t seed,
+                 const size_t *offsets, size_t n, float limit, int exact_ints, reference_count *ref)
+{
+    const size_t chunks = cl_chunks(total, CL_CHUNK);
+    make_args m = {
+        dist, seed ^ 0x5eed0f10a75ull, offsets, n, (double)limit, exact_ints, NULL, NULL, NULL,
+        NULL};
+    if (ref != NULL) {
+        m.whole = (reference_count *)calloc(chunks + 1, sizeof *m.whole);
+        m.head = (piece_sum *)calloc(chunks + 1, sizeof *m.head);
+        m.tail = (piece_sum *)calloc(chunks + 1, sizeof *m.tail);
+        m.tail_container = (size_t *)malloc((chunks + 1) * sizeof *m.tail_container);
+        if (m.whole == NULL || m.head == NULL || m.tail == NULL || m.tail_container == NULL)
+            abort();
+        for (size_t t = 0; t < chunks; t++)
+            m.tail_container[t] = n;
+    }
+    cl_make(values, where, total, sizeof *values, CL_CHUNK, make_piece, &m,
+            where == CL_ON_DEVICE ? "filling %s of values on the GPU" : "filling %s of values");
+    if (ref == NULL)
+        return;
+    /* the chunks' whole containers, then those that cross chunks, their pieces joined in chunk
+       order: the same bits on any number of threads */
+    reference_count r = {0, 0, 0};
+    size_t open = n; /* the container whose pieces are being joined */
+    piece_sum joined = {0.0, 0.0};
+    for (size_t t = 0; t < chunks; t++) {
+        r.sure += m.whole[t].sure;
+        r.ambiguous += m.whole[t].ambiguous;
+        r.longest = m.whole[t].longest > r.longest ? m.whole[t].longest : r.longest;
+        if (open < n) {
+            joined.sum += m.head[t].sum;
+            joined.magnitude += m.head[t].magnitude;
+            if (offsets[open + 1] <= (t + 1) * CL_CHUNK) { /* it ends in this chunk */
+                classify(&r, joined.sum, joined.magnitude, offsets[open + 1] - offsets[open],
+                         (double)limit, exact_ints);
+                open = n;
+            }
+        }
+        if (m.tail_container[t] < n) {
+            open = m.tail_container[t];
+            joined = m.tail[t];
+        }
+    }
+    /* the empty containers: a sum of 0, over the limit only if the limit is negative */
+    const size_t container_chunks = cl_chunks(n, COUNT_CHUNK);
+    empty_args e = {offsets, (size_t *)calloc(container_chunks + 1, sizeof(size_t))};
+    if (e.empty == NULL)
+        abort();
+    cl_parallel_for(n, COUNT_CHUNK, empty_chunk, &e, NULL);
+    for (size_t c = 0; c < container_chunks; c++)
+        for (size_t k = 0; k < e.empty[c]; k++)
+            classify(&r, 0.0, 0.0, 0, (double)limit, exact_ints);
+    free(e.empty);
+    free(m.whole);
+    free(m.head);
+    free(m.tail);
+    free(m.tail_container);
+    *ref = r;
 }

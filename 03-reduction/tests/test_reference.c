@@ -91,6 +91,21 @@ int main(void)
             reference_sum(five, big, &sums[1][0], &sums[1][1], &wholes[1]);
             EXPECT(memcmp(one, five, big * sizeof *one) == 0);
             EXPECT(memcmp(sums[0], sums[1], sizeof sums[0]) == 0 && wholes[0] == wholes[1]);
+            /* made in pieces, as on the way to the GPU (eight here, the last short), with the sums
+               taken on the way: the same bytes and the same sums, on one thread and on five */
+            cl_set_stage_bytes(3 * CL_CHUNK * sizeof(float) + 100);
+            for (int threads = 1; threads <= 5; threads += 4) {
+                double made_sums[2];
+                int made_whole = -1;
+                cl_set_threads(threads);
+                memset(five, 0, big * sizeof *five);
+                make_inputs(five, CL_ON_HOST, big, (input_dist)d, 11, &made_sums[0], &made_sums[1],
+                            &made_whole);
+                EXPECT(memcmp(one, five, big * sizeof *one) == 0);
+                EXPECT(memcmp(made_sums, sums[0], sizeof made_sums) == 0 &&
+                       made_whole == wholes[0]);
+            }
+            cl_set_stage_bytes((size_t)64 << 20);
         }
         cl_set_threads(0);
         /* and element i is draw i of the seed's stream, wherever a chunk starts */

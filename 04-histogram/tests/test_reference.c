@@ -103,6 +103,19 @@ int main(void)
                     plain_counts[v]++;
             }
             EXPECT(memcmp(counted, plain_counts, cases[c].bins * sizeof *counted) == 0);
+            /* made in pieces of one chunk, as on the way to the GPU (three here, the last
+               short), counted on the way: the same bytes and counts, on one thread and on five */
+            cl_set_stage_bytes(1);
+            for (int threads = 1; threads <= 5; threads += 4) {
+                cl_set_threads(threads);
+                memset(five, 0, bytes);
+                memset(counted, 0xff, many_bins * sizeof *counted);
+                make_inputs(five, CL_ON_HOST, big, cases[c].type, cases[c].bins, cases[c].dist, 21,
+                            counted);
+                EXPECT(memcmp(one, five, bytes) == 0);
+                EXPECT(memcmp(counted, plain_counts, cases[c].bins * sizeof *counted) == 0);
+            }
+            cl_set_stage_bytes((size_t)64 << 20);
         }
         cl_set_threads(0);
         /* and value i is draw i of the seed's stream, wherever a chunk starts */

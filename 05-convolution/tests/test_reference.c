@@ -111,6 +111,24 @@ int main(void)
             EXPECT(memcmp(x1, x5, count * sizeof *x1) == 0);
             const cl_worst worst5 = conv_check_outputs(x5, w, y, s, 44);
             EXPECT(memcmp(&worst1, &worst5, sizeof worst1) == 0 && worst1.error > 0.0);
+            /* made in pieces, as on the way to the GPU: the same bytes */
+            cl_set_stage_bytes(3 * CL_CHUNK * sizeof(float));
+            memset(x5, 0, count * sizeof *x5);
+            make_inputs(x5, CL_ON_HOST, count, DIST_REAL, 41);
+            EXPECT(memcmp(x1, x5, count * sizeof *x1) == 0);
+            cl_set_stage_bytes((size_t)64 << 20);
+            if (!conv_checks_every_output(s)) {
+                /* the sample checked without x, its inputs drawn again from the seed: the same
+                   worst output, and a wrong one planted at an edge is found */
+                cl_worst drawn = conv_check_sample(y, CL_ON_HOST, w, s, DIST_REAL, 41, 44);
+                EXPECT(drawn.error == worst1.error && drawn.row == worst1.row &&
+                       drawn.col == worst1.col && drawn.got == worst1.got);
+                y[(s->batch - 1) * s->length + s->length - 2] = 1e6f;
+                drawn = conv_check_sample(y, CL_ON_HOST, w, s, DIST_REAL, 41, 44);
+                EXPECT(drawn.row == (size_t)s->batch - 1 && drawn.col == s->length - 2 &&
+                       drawn.got == 1e6f);
+            }
+            EXPECT(conv_checks_every_output(s) == (c == 0));
             free(x1);
             free(x5);
             free(y);

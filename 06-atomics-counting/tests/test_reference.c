@@ -81,6 +81,16 @@ int main(void)
     EXPECT(r.sure == 1 && r.ambiguous == 0);
     r = count_reference(hand_values, hand_offsets, 4, -1.0f, 1); /* the empty one counts */
     EXPECT(r.sure == 3 && r.ambiguous == 0);
+    {
+        float made[5];
+        reference_count m = {0, 0, 0};
+        make_values(made, CL_ON_HOST, 5, DIST_INT, 1, hand_offsets, 4, -1.0f, 1, &m);
+        const reference_count want = count_reference(made, hand_offsets, 4, -1.0f, 1);
+        EXPECT(m.sure == want.sure && m.ambiguous == want.ambiguous && m.longest == 2);
+        const size_t empty_offsets[] = {0, 0, 0}; /* two empty containers, no values at all */
+        make_values(made, CL_ON_HOST, 0, DIST_INT, 1, empty_offsets, 2, -1.0f, 1, &m);
+        EXPECT(m.sure == 2 && m.ambiguous == 0 && m.longest == 0);
+    }
 
     /* real values: a sum within rounding of the limit is ambiguous, not sure */
     const float near[] = {0.1f, 0.2f, 0.3f};
@@ -123,6 +133,21 @@ int main(void)
             const reference_count count5 = count_reference(values5, offsets5, containers, 4.0f, 0);
             EXPECT(count1.sure == count5.sure && count1.ambiguous == count5.ambiguous &&
                    count1.longest == count5.longest && count1.sure > 0);
+            /* made in pieces, as on the way to the GPU (the last short), and counted on the way,
+               the containers that cross chunks joined from their pieces: the same values and
+               the same counts, on one thread and on five */
+            cl_set_stage_bytes(3 * CL_CHUNK * sizeof(float) + 8);
+            for (int threads = 1; threads <= 5; threads += 4) {
+                reference_count made = {9, 9, 9};
+                cl_set_threads(threads);
+                memset(values5, 0, total5 * sizeof *values5);
+                make_values(values5, CL_ON_HOST, total1, DIST_REAL, 52, offsets1, containers, 4.0f,
+                            0, &made);
+                EXPECT(memcmp(values1, values5, total1 * sizeof *values1) == 0);
+                EXPECT(made.sure == count1.sure && made.ambiguous == count1.ambiguous &&
+                       made.longest == count1.longest);
+            }
+            cl_set_stage_bytes((size_t)64 << 20);
             /* and value i is half i % 2 of draw i / 2, wherever a chunk starts */
             fill_values(values, total, DIST_REAL, 52);
             EXPECT(memcmp(values, values5, total * sizeof *values) == 0);
@@ -152,6 +177,14 @@ int main(void)
             const reference_count at_sum =
                 count_reference(long_values, long_offsets, 1, (float)sum, 0);
             EXPECT(at_sum.ambiguous == 1 && at_sum.sure == 0);
+            /* made and counted on the way, each container in pieces across 65 chunks */
+            reference_count made = {0, 0, 0};
+            make_values(long_values, CL_ON_HOST, long_total, DIST_REAL, 53, long_offsets, 3, 0.0f,
+                        0, &made);
+            EXPECT(made.sure == 3 && made.ambiguous == 0 && made.longest == long_mean);
+            make_values(long_values, CL_ON_HOST, long_total, DIST_REAL, 53, long_offsets, 1,
+                        (float)sum, 0, &made);
+            EXPECT(made.ambiguous == 1 && made.sure == 0);
             free(long_values);
         }
         cl_set_threads(0);
