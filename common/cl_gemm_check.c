@@ -5,6 +5,7 @@
  */
 #include "cl_gemm_check.h"
 
+#include "cl_cuda_check.h"
 #include "cl_options.h"
 #include "cl_parallel.h"
 #include "cl_random.h"
@@ -115,19 +116,19 @@ double cl_product_element(const float *a, const float *b, int n, int k, int i, i
 /* ---- The check: which elements of C, compared on every host thread ----------------------- */
 
 typedef struct {
-    const float *a, *b, *c;
+    const float *a, *b, *c; /* c: all of C, in host memory, or NULL */
     int m, n, k;
     int min_plus;
     size_t row;                /* the row pass: which row of C */
     const float *column;       /* the column pass: B's column, gathered once */
     size_t column_index;       /* ... and which it is */
     const size_t *rows, *cols; /* the listed elements (NULL: every element, row-major) */
+    const float *got;          /* the pass's elements of C, fetched: the row, column or list */
 } check_args;
 
-static void note(cl_worst *worst, const float *c, int n, size_t i, size_t j, double want,
-                 double magnitude, int min_plus)
+static void note(cl_worst *worst, float got, size_t i, size_t j, double want, double magnitude,
+                 int min_plus)
 {
-    const float got = c[i * (size_t)n + j];
     const double error =
         min_plus ? (got == (float)want ? 0.0 : 1.0) : cl_scaled_error(got, want, magnitude);
     cl_worst_note(worst, error, i, j, got, want);
@@ -144,7 +145,8 @@ static cl_worst element_chunk(void *context, size_t begin, size_t end)
         double magnitude;
         const double want =
             cl_product_element(x->a, x->b, x->n, x->k, (int)i, (int)j, x->min_plus, &magnitude);
-        note(&worst, x->c, x->n, i, j, want, magnitude, x->min_plus);
+        note(&worst, x->got ? x->got[e] : x->c[i * (size_t)x->n + j], i, j, want, magnitude,
+             x->min_plus);
     }
     return worst;
 }
@@ -179,7 +181,7 @@ static cl_worst row_chunk(void *context, size_t begin, size_t end)
     }
     cl_worst worst = {0};
     for (size_t j = begin; j < end; j++)
-        note(&worst, x->c, x->n, x->row, j, x->min_plus ? (double)best[j - begin] : sum[j - begin],
+        note(&worst, x->got[j], x->row, j, x->min_plus ? (double)best[j - begin] : sum[j - begin],
              magnitude[j - begin], x->min_plus);
     return worst;
 }
@@ -203,7 +205,7 @@ static cl_worst column_chunk(void *context, size_t begin, size_t end)
                 magnitude += fabs(term);
             }
         }
-        note(&worst, x->c, x->n, i, x->column_index, x->min_plus ? (double)best : sum, magnitude,
+        note(&worst, x->got[i], i, x->column_index, x->min_plus ? (double)best : sum, magnitude,
              x->min_plus);
     }
     return worst;
@@ -224,32 +226,65 @@ static uint64_t next_index(uint64_t *state, uint64_t bound)
     return (*state >> 33) % bound;
 }
 
-cl_worst cl_check_product(const float *a, const float *b, const float *c, int m, int n, int k,
-                          int min_plus, uint64_t seed)
+/* Elements first, first + stride, ... (count of them) of C into @p to: fetched from GPU memory in
+   one copy (a column as a strided one), or read in host memory. */
+static void read_c(float *to, const float *c, cl_place where, size_t first, size_t count,
+                   size_t stride)
+{
+    if (where == CL_ON_HOST) {
+        for (size_t e = 0; e < count; e++)
+            to[e] = c[first + e * stride];
+    } else if (stride == 1 || count == 1) {
+        CL_CUDA_CHECK(cudaMemcpy(to, c + first, count * sizeof *to, cudaMemcpyDeviceToHost));
+    } else {
+        CL_CUDA_CHECK(cudaMemcpy2D(to, sizeof *to, c + first, stride * sizeof *to, sizeof *to,
+                                   count, cudaMemcpyDeviceToHost));
+    }
+}
+
+cl_worst cl_check_product(const float *a, const float *b, const float *c, cl_place where, int m,
+                          int n, int k, int min_plus, uint64_t seed)
 {
     cl_worst worst = {0};
-    check_args x = {a, b, c, m, n, k, min_plus, 0, NULL, 0, NULL, NULL};
+    check_args x = {a, b, NULL, m, n, k, min_plus, 0, NULL, 0, NULL, NULL, NULL};
     char what[96];
     if ((uint64_t)m * (uint64_t)n * (uint64_t)k <= CL_PRODUCT_FULL_CHECK_MACS) {
+        /* every element: all of C in host memory (at most 2^28 elements, where k is 1) */
+        const size_t elements = (size_t)m * (size_t)n;
+        float *host_c = NULL;
+        if (where == CL_ON_DEVICE) {
+            host_c = (float *)malloc(elements * sizeof *host_c);
+            if (host_c == NULL)
+                abort();
+            cl_copy_to_host(host_c, c, elements * sizeof *host_c, "C");
+        }
+        x.c = host_c != NULL ? host_c : c;
         snprintf(what, sizeof what, "checking every element of C against the double reference");
-        check_pass(&x, (size_t)m * (size_t)n, 256, element_chunk, &worst, what);
+        check_pass(&x, elements, 256, element_chunk, &worst, what);
+        free(host_c);
         return worst;
     }
+    /* only the elements checked cross the bus: C itself can be 16 GiB */
+    float *got =
+        (float *)malloc(((size_t)(m > n ? m : n) + CL_PRODUCT_CHECK_SAMPLES) * sizeof *got);
+    float *column = (float *)malloc((size_t)k * sizeof *column);
+    if (got == NULL || column == NULL)
+        abort();
+    x.got = got;
     /* the first and last rows and columns, where partial tiles live */
     const size_t edge_rows[2] = {0, (size_t)m - 1}, edge_cols[2] = {0, (size_t)n - 1};
     for (int r = 0; r < 2; r++) {
         x.row = edge_rows[r];
+        read_c(got, c, where, x.row * (size_t)n, (size_t)n, 1);
         snprintf(what, sizeof what, "checking row %zu of C (%d elements)", x.row, n);
         check_pass(&x, (size_t)n, ROW_CHUNK, row_chunk, &worst, what);
     }
-    float *column = (float *)malloc((size_t)k * sizeof *column);
-    if (column == NULL)
-        abort();
     for (int col = 0; col < 2; col++) {
         for (int p = 0; p < k; p++)
             column[p] = b[(size_t)p * (size_t)n + edge_cols[col]];
         x.column = column;
         x.column_index = edge_cols[col];
+        read_c(got, c, where, x.column_index, (size_t)m, (size_t)n);
         snprintf(what, sizeof what, "checking column %zu of C (%d elements)", x.column_index, m);
         check_pass(&x, (size_t)m, 256, column_chunk, &worst, what);
     }
@@ -260,11 +295,13 @@ cl_worst cl_check_product(const float *a, const float *b, const float *c, int m,
     for (int s = 0; s < CL_PRODUCT_CHECK_SAMPLES; s++) {
         sample_rows[s] = (size_t)next_index(&state, (uint64_t)m);
         sample_cols[s] = (size_t)next_index(&state, (uint64_t)n);
+        read_c(got + s, c, where, sample_rows[s] * (size_t)n + sample_cols[s], 1, 1);
     }
     x.rows = sample_rows;
     x.cols = sample_cols;
     snprintf(what, sizeof what, "checking %d elements of C drawn at random",
              CL_PRODUCT_CHECK_SAMPLES);
     check_pass(&x, CL_PRODUCT_CHECK_SAMPLES, 16, element_chunk, &worst, what);
+    free(got);
     return worst;
 }

@@ -8,6 +8,7 @@
 #define CL_GEMM_CHECK_H
 
 #include "cl_check.h"
+#include "cl_parallel.h"
 #include "cl_report.h"
 
 #include <stddef.h>
@@ -52,10 +53,11 @@ double cl_product_element(const float *a, const float *b, int n, int k, int i, i
  * Compares C with the reference, as above, on every host thread: the worst element by |c - exact|
  * / Σ|a·b| (with @p min_plus: 1 where it differs), the first among equals, and where it is. A row
  * of C is computed by walking B's rows, and a column from B's column gathered once, so a check at
- * 32768³ reads B contiguously.
+ * 32768³ reads B contiguously. @p c is in GPU memory or host memory (@p where: the tests'); from
+ * the GPU, only the elements checked cross the bus (all of C where every element is checked).
  */
-cl_worst cl_check_product(const float *a, const float *b, const float *c, int m, int n, int k,
-                          int min_plus, uint64_t seed);
+cl_worst cl_check_product(const float *a, const float *b, const float *c, cl_place where, int m,
+                          int n, int k, int min_plus, uint64_t seed);
 
 /**
  * The verdict on cl_check_product()'s worst element: with @p min_plus, exact (any element that

@@ -72,7 +72,7 @@ int main(void)
             cl_fill_matrix(a, (size_t)m * k, 71);
             cl_fill_matrix(b, (size_t)k * n, 72);
             exact_product(a, b, c, m, n, k, rings[r]);
-            cl_worst worst = cl_check_product(a, b, c, m, n, k, rings[r], 73);
+            cl_worst worst = cl_check_product(a, b, c, CL_ON_HOST, m, n, k, rings[r], 73);
             EXPECT(worst.error <= (rings[r] ? 0.0 : cl_float_gamma(k)));
             /* one wrong element in the last row, then one in the first column */
             const size_t wrong[2][2] = {{(size_t)m - 1, (size_t)n / 2}, {(size_t)m / 3, 0}};
@@ -81,9 +81,10 @@ int main(void)
                 const float kept = *at;
                 *at += 0.25f;
                 cl_set_threads(1);
-                const cl_worst worst1 = cl_check_product(a, b, c, m, n, k, rings[r], 73);
+                const cl_worst worst1 =
+                    cl_check_product(a, b, c, CL_ON_HOST, m, n, k, rings[r], 73);
                 cl_set_threads(5);
-                worst = cl_check_product(a, b, c, m, n, k, rings[r], 73);
+                worst = cl_check_product(a, b, c, CL_ON_HOST, m, n, k, rings[r], 73);
                 EXPECT(memcmp(&worst, &worst1, sizeof worst) == 0);
                 EXPECT(worst.row == wrong[w][0] && worst.col == wrong[w][1] && worst.got == *at);
                 EXPECT(worst.error > 1e-3);
@@ -91,7 +92,7 @@ int main(void)
             }
             /* a NaN anywhere the check looks fails: a sampled element's */
             c[0] = NAN;
-            worst = cl_check_product(a, b, c, m, n, k, rings[r], 73);
+            worst = cl_check_product(a, b, c, CL_ON_HOST, m, n, k, rings[r], 73);
             EXPECT(isnan(worst.got) && worst.row == 0 && worst.col == 0 && worst.error >= 1.0);
             free(a);
             free(b);
