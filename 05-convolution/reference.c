@@ -43,7 +43,8 @@ void make_inputs(float *v, cl_place where, size_t count, input_dist dist, unsign
 {
     make_args m = {dist, seed};
     cl_make(v, where, count, sizeof *v, CL_CHUNK, make_piece, &m,
-            where == CL_ON_DEVICE ? "filling %s of inputs on their way to the GPU" : "filling %s of inputs");
+            where == CL_ON_DEVICE ? "filling %s of inputs on their way to the GPU"
+                                  : "filling %s of inputs");
 }
 
 void fill_inputs(float *v, size_t count, input_dist dist, unsigned long long seed)

@@ -358,7 +358,8 @@ void make_values(float *values, cl_place where, size_t total, value_dist dist, u
             m.tail_container[t] = n;
     }
     cl_make(values, where, total, sizeof *values, CL_CHUNK, make_piece, &m,
-            where == CL_ON_DEVICE ? "filling %s of values on their way to the GPU" : "filling %s of values");
+            where == CL_ON_DEVICE ? "filling %s of values on their way to the GPU"
+                                  : "filling %s of values");
     if (ref == NULL)
         return;
     /* the chunks' whole containers, then those that cross chunks, their pieces joined in chunk
