@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Blocks of 4096 keep the double error far below anything the float versions can reach; each
    block's sums go to its own slot, added in block order, so no thread count changes a bit. */
@@ -33,18 +34,27 @@ static void alloc_sums(block_sums *s, size_t n)
     s->part_abs = s->part + s->blocks;
 }
 
-/* Block b of x: its elements x[0, length), summed in order. */
-static void sum_block(const block_sums *s, size_t b, const float *x, size_t length)
+/* Block b of x: its elements x[0, length), in four interleaved sums (one chain of dependent adds
+   would wait on each add's latency), joined in a fixed order; and, where @p check_whole, whether
+   every element is an integer (else the block says no, which only ever costs exactness). */
+static void sum_block(const block_sums *s, size_t b, const float *x, size_t length, int check_whole)
 {
-    double part = 0.0, part_abs = 0.0;
-    int whole = 1;
-    for (size_t i = 0; i < length; i++) {
-        part += x[i];
-        part_abs += fabs(x[i]);
-        whole &= x[i] == truncf(x[i]);
+    double part[4] = {0.0, 0.0, 0.0, 0.0}, part_abs[4] = {0.0, 0.0, 0.0, 0.0};
+    size_t i = 0;
+    for (; i + 4 <= length; i += 4)
+        for (int k = 0; k < 4; k++) {
+            part[k] += x[i + k];
+            part_abs[k] += fabs(x[i + k]);
+        }
+    for (; i < length; i++) {
+        part[0] += x[i];
+        part_abs[0] += fabs(x[i]);
     }
-    s->part[b] = part;
-    s->part_abs[b] = part_abs;
+    int whole = check_whole;
+    for (i = 0; whole && i < length; i++)
+        whole = x[i] == truncf(x[i]);
+    s->part[b] = (part[0] + part[1]) + (part[2] + part[3]);
+    s->part_abs[b] = (part_abs[0] + part_abs[1]) + (part_abs[2] + part_abs[3]);
     s->whole[b] = whole;
 }
 
@@ -71,29 +81,42 @@ typedef struct {
     block_sums *sums; /* or NULL: no reference */
 } make_args;
 
-/* One draw per element: element i comes from draw i of the seed's stream, on any thread, and lands
-   at piece[i - first]. Then, while the chunk is still in this core's cache, its blocks' sums. */
+/* One value from 32 random bits: an integer in {-1, 0, 1}, or 24 random mantissa bits in
+   [-0.5, 1.5) scaled by 2^e, e from -3 to 3 taken from the low byte (mixed signs and magnitudes, a
+   positive mean so the sum is not near zero). The scale is built from its exponent bits, no table
+   or division, so that a chunk's values cost little more than their draws. */
+static float input_value(uint32_t bits, input_dist dist)
+{
+    if (dist == DIST_INT)
+        return (float)((int)(bits % 3) - 1);
+    const float u = (float)(bits >> 8) * (1.0f / 16777216.0f);
+    const uint32_t e = ((bits & 255u) * 7u) >> 8; /* 0 to 6 */
+    const uint32_t scale_bits = (e + 124u) << 23; /* 2^(e - 3) */
+    float scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    return (2.0f * u - 0.5f) * scale;
+}
+
+/* Two values per draw (the draw is most of a value's cost): element i is half i % 2 of draw i / 2
+   of the seed's stream, on any thread, and lands at piece[i - first]. Chunks start at even
+   elements. Then, while the chunk is still in this core's cache, its blocks' sums. */
 static void make_piece(void *context, void *piece, size_t first, size_t begin, size_t end)
 {
     const make_args *m = (const make_args *)context;
     float *x = (float *)piece; /* x[i - first] is element i */
-    uint64_t state = cl_random_at(m->seed, begin);
-    for (size_t i = begin; i < end; i++) {
+    uint64_t state = cl_random_at(m->seed, begin / 2);
+    size_t i = begin;
+    for (; i + 2 <= end; i += 2) {
         const uint64_t r = cl_next_random(&state);
-        if (m->dist == DIST_INT) {
-            x[i - first] = (float)((int)(r % 3) - 1);
-        } else {
-            /* 24 random mantissa bits in [-0.5, 1.5), scaled by 2^-3..2^3: mixed signs and
-               magnitudes, a positive mean so the sum is not near zero. */
-            const float u = (float)(r >> 40) * (1.0f / 16777216.0f);
-            static const float scale[7] = {0.125f, 0.25f, 0.5f, 1.0f, 2.0f, 4.0f, 8.0f};
-            x[i - first] = (2.0f * u - 0.5f) * scale[(r >> 8) % 7];
-        }
+        x[i - first] = input_value((uint32_t)r, m->dist);
+        x[i + 1 - first] = input_value((uint32_t)(r >> 32), m->dist);
     }
+    if (i < end)
+        x[i - first] = input_value((uint32_t)cl_next_random(&state), m->dist);
     if (m->sums != NULL) /* a chunk is whole blocks, but for the last */
         for (size_t b = begin; b < end; b += SUM_BLOCK)
             sum_block(m->sums, b / SUM_BLOCK, x + (b - first),
-                      end - b < SUM_BLOCK ? end - b : SUM_BLOCK);
+                      end - b < SUM_BLOCK ? end - b : SUM_BLOCK, m->dist == DIST_INT);
 }
 
 void make_inputs(float *x, cl_place where, size_t n, input_dist dist, unsigned long long seed,
@@ -125,7 +148,7 @@ typedef struct {
 static void sum_chunk(void *context, size_t begin, size_t end)
 {
     const sum_args *s = (const sum_args *)context;
-    sum_block(s->sums, begin / SUM_BLOCK, s->x + begin, end - begin);
+    sum_block(s->sums, begin / SUM_BLOCK, s->x + begin, end - begin, 1);
 }
 
 void reference_sum(const float *x, size_t n, double *sum, double *sum_abs, int *whole)

@@ -26,16 +26,30 @@ typedef struct {
 static void count_values(const void *values, size_t length, input_type type, unsigned bins,
                          unsigned long long *hist);
 
-/* One draw per element (none for dist one): element i comes from draw i, on any thread, and lands
-   at piece[i - first]. Then, while the chunk is still in this core's cache, it is counted. */
+/* One draw per element (none for dist one; for uniform u8 pixels, eight per draw, byte i % 8 of
+   draw i / 8: the draw is most of a pixel's cost): element i comes from the seed's stream alone,
+   on any thread, and lands at piece[i - first]. Chunks start at multiples of eight. Then, while
+   the chunk is still in this core's cache, it is counted. */
 static void make_piece(void *context, void *piece, size_t first, size_t begin, size_t end)
 {
     const make_args *f = (const make_args *)context;
     const unsigned bins = f->bins;
     unsigned char *u8 = (unsigned char *)piece; /* u8[i - first] is element i */
     unsigned *u32 = (unsigned *)piece;
-    uint64_t state = cl_random_at(f->seed, begin);
-    for (size_t i = begin; i < end; i++) {
+    const int pixels_per_draw = f->type == TYPE_U8 && f->dist == DIST_UNIFORM;
+    uint64_t state = cl_random_at(f->seed, pixels_per_draw ? begin / 8 : begin);
+    for (size_t i = begin; pixels_per_draw && i < end; i += 8) {
+        const uint64_t r = cl_next_random(&state);
+        unsigned char *out = u8 + (i - first);
+        if (bins == 256 && i + 8 <= end) { /* the bytes themselves, low byte first */
+            for (int k = 0; k < 8; k++)
+                out[k] = (unsigned char)(r >> (8 * k));
+        } else {
+            for (size_t k = 0; k < 8 && i + k < end; k++) /* a byte scaled to [0, bins) */
+                out[k] = (unsigned char)((((r >> (8 * k)) & 255u) * bins) >> 8);
+        }
+    }
+    for (size_t i = begin; !pixels_per_draw && i < end; i++) {
         const uint64_t r = f->dist == DIST_ONE ? 0 : cl_next_random(&state);
         unsigned v;
         if (f->dist == DIST_ONE) {

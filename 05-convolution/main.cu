@@ -154,17 +154,8 @@ int main(int argc, char **argv)
     }
     CL_CUDA_CHECK(cudaMemcpy(d_w, w, weight_bytes, cudaMemcpyHostToDevice));
     void *workspace = cl_device_alloc_zeroed(workspace_bytes);
-    run_args args = {d_x,
-                     d_w,
-                     d_y,
-                     shape,
-                     workspace,
-                     x,
-                     w,
-                     y,
-                     dist.value == DIST_INT,
-                     (input_dist)dist.value,
-                     opt.seed};
+    run_args args = {d_x, d_w, d_y, shape, workspace, x, w, y, 0, (input_dist)dist.value, opt.seed};
+    args.exact = args.dist == DIST_INT;
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;

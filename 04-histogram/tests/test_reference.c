@@ -45,6 +45,15 @@ int main(void)
     EXPECT(hist[0] > n / 8 && hist[0] < n / 5 && hist[0] > hist[1] && hist[1] > hist[10] &&
            hist[10] > hist[200]);
 
+    /* uniform u8 (eight pixels a draw, the bytes themselves at 256 bins): every bin within a
+       fifth of its share (about four standard deviations) */
+    fill_inputs(u8, n, TYPE_U8, 256, DIST_UNIFORM, 6);
+    reference_histogram(u8, n, TYPE_U8, 256, hist);
+    int even = 1;
+    for (int b = 0; b < 256; b++)
+        even &= hist[b] > n / 256 * 4 / 5 && hist[b] < n / 256 * 6 / 5;
+    EXPECT(even);
+
     /* fewer bins than byte values: values >= bins are not counted */
     fill_inputs(u8, n, TYPE_U8, 256, DIST_UNIFORM, 4);
     reference_histogram(u8, n, TYPE_U8, 100, hist);
