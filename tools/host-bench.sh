@@ -4,7 +4,9 @@
 # and cuBLAS beside 08's v10) once each, checked, with one warm-up and two timed runs, and prints a
 # table of where the time went: the whole run, the host setting up (inputs, reference, copies to
 # the GPU), the host checking, and the GPU (its runs, the cache flushes between them and the
-# bandwidth and FLOP/s probes that measure the ceilings), from the program's own wall line.
+# bandwidth and FLOP/s probes that measure the ceilings), from the program's own wall line. Above
+# the table, the bus's rate from pinned memory (common/experiments/bus_probe.cu): a case whose
+# inputs take t seconds to cross at that rate cannot be set up in less.
 #   SIZES=large   the largest cases, past 2^31 (default); SIZES=2p31: each about 2^31 elements
 #   OMP_NUM_THREADS=N   the host threads (default: every core); 1 is the serial baseline
 # usage: tools/host-bench.sh [BUILD_DIR]   (default: build/)
