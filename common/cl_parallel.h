@@ -9,6 +9,10 @@
  * there in one multiply (cl_random_at(), in cl_random.h). The same sums: a reference adds fixed
  * blocks of elements in double, then adds the blocks' sums in block order, whatever thread computed
  * each block.
+ *
+ * Off the host where it can be: cl_make() makes a large input straight into GPU memory, piece by
+ * piece through pinned staging, and a lesson takes its reference on the way; the host never holds
+ * the input, and the fill costs about what the bus does.
  */
 #ifndef CL_PARALLEL_H
 #define CL_PARALLEL_H
