@@ -128,9 +128,7 @@ void make_inputs(float *x, cl_place where, size_t n, input_dist dist, unsigned l
         alloc_sums(&sums, n);
         m.sums = &sums;
     }
-    cl_make(x, where, n, sizeof *x, CL_CHUNK, make_piece, &m,
-            where == CL_ON_DEVICE ? "filling %s of inputs on their way to the GPU"
-                                  : "filling %s of inputs");
+    cl_make(x, where, n, sizeof *x, CL_CHUNK, make_piece, &m, "filling %s of inputs");
     if (m.sums != NULL)
         add_blocks(&sums, sum, sum_abs, whole);
 }

@@ -116,9 +116,7 @@ void make_inputs(void *in, cl_place where, size_t n, input_type type, unsigned b
     make_args f = {type, bins, dist, seed, cdf, guide, hist};
     if (hist != NULL)
         memset(hist, 0, bins * sizeof *hist);
-    cl_make(in, where, n, element_bytes(type), COUNT_CHUNK, make_piece, &f,
-            where == CL_ON_DEVICE ? "filling %s of inputs on their way to the GPU"
-                                  : "filling %s of inputs");
+    cl_make(in, where, n, element_bytes(type), COUNT_CHUNK, make_piece, &f, "filling %s of inputs");
     free(cdf);
     free(guide);
 }

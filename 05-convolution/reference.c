@@ -5,7 +5,6 @@
 #include "conv.h"
 
 #include "cl_check.h"
-#include "cl_cuda_check.h"
 #include "cl_parallel.h"
 #include "cl_random.h"
 
@@ -13,7 +12,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Value i from draw i of the seed's stream: a function of the seed and i alone. */
 static float input_value(uint64_t seed, size_t i, input_dist dist)
@@ -42,9 +40,7 @@ static void make_piece(void *context, void *piece, size_t first, size_t begin, s
 void make_inputs(float *v, cl_place where, size_t count, input_dist dist, unsigned long long seed)
 {
     make_args m = {dist, seed};
-    cl_make(v, where, count, sizeof *v, CL_CHUNK, make_piece, &m,
-            where == CL_ON_DEVICE ? "filling %s of inputs on their way to the GPU"
-                                  : "filling %s of inputs");
+    cl_make(v, where, count, sizeof *v, CL_CHUNK, make_piece, &m, "filling %s of inputs");
 }
 
 void fill_inputs(float *v, size_t count, input_dist dist, unsigned long long seed)
@@ -113,15 +109,16 @@ static cl_worst check_chunk(void *context, size_t begin, size_t end)
         const int b = (int)(row / (size_t)s->channels), co = (int)(row % (size_t)s->channels);
         double magnitude, want;
         if (window != NULL) {
-            for (int ci = 0; ci < s->channels; ci++)
+            for (int ci = 0; ci < s->channels; ci++) {
+                const size_t row_start = ((size_t)b * (size_t)s->channels + (size_t)ci) * s->length;
                 for (int j = 0; j < s->mask; j++) {
                     const long long at = (long long)i + j - r;
-                    const size_t first = ((size_t)b * (size_t)s->channels + (size_t)ci) * s->length;
                     window[(size_t)ci * s->mask + j] =
                         at < 0 || at >= (long long)s->length
                             ? 0.0f
-                            : input_value(c->x_seed, first + (size_t)at, c->dist);
+                            : input_value(c->x_seed, row_start + (size_t)at, c->dist);
                 }
+            }
             want = reference_output(window, c->w, &window_shape, 0, co, (size_t)r, &magnitude);
         } else {
             want = reference_output(c->x, c->w, s, b, co, i, &magnitude);
@@ -206,11 +203,8 @@ cl_worst conv_check_sample(const float *y, cl_place where, const float *w, const
                       list_columns[k + run] == list_columns[k] + run;
              run++)
             ;
-        const float *from = y + list_rows[k] * s->length + list_columns[k];
-        if (where == CL_ON_DEVICE)
-            CL_CUDA_CHECK(cudaMemcpy(got + k, from, run * sizeof *got, cudaMemcpyDeviceToHost));
-        else
-            memcpy(got + k, from, run * sizeof *got);
+        cl_read(got + k, y + list_rows[k] * s->length + list_columns[k], where, run, sizeof *got,
+                1);
     }
     check_args c = {NULL, w, NULL, s, list_rows, list_columns, got, dist, x_seed};
     const cl_worst result = check_list(&c, count);

@@ -167,6 +167,14 @@ static void classify(reference_count *r, double sum, double magnitude, size_t le
         r->ambiguous++;
 }
 
+/* Adds the verdicts of @p more to @p r. */
+static void add_counts(reference_count *r, const reference_count *more)
+{
+    r->sure += more->sure;
+    r->ambiguous += more->ambiguous;
+    r->longest = more->longest > r->longest ? more->longest : r->longest;
+}
+
 typedef struct {
     const float *values;
     const size_t *offsets;
@@ -223,11 +231,8 @@ reference_count count_reference(const float *values, const size_t *offsets, size
     cl_progress_begin(&progress, (double)n, NULL, "summing %zu containers (%s) in double", n, size);
     cl_parallel_for(n, COUNT_CHUNK, count_chunk, &a, &progress);
     reference_count r = {0, 0, 0};
-    for (size_t c = 0; c < chunks; c++) {
-        r.sure += counts[c].sure;
-        r.ambiguous += counts[c].ambiguous;
-        r.longest = counts[c].longest > r.longest ? counts[c].longest : r.longest;
-    }
+    for (size_t c = 0; c < chunks; c++)
+        add_counts(&r, &counts[c]);
     /* the long containers, one at a time, in the chunks that hold one */
     for (size_t chunk = 0; chunk < chunks; chunk++) {
         if (counts[chunk].longest <= LONG_CONTAINER)
@@ -357,9 +362,7 @@ void make_values(float *values, cl_place where, size_t total, value_dist dist, u
         for (size_t t = 0; t < chunks; t++)
             m.tail_container[t] = n;
     }
-    cl_make(values, where, total, sizeof *values, CL_CHUNK, make_piece, &m,
-            where == CL_ON_DEVICE ? "filling %s of values on their way to the GPU"
-                                  : "filling %s of values");
+    cl_make(values, where, total, sizeof *values, CL_CHUNK, make_piece, &m, "filling %s of values");
     if (ref == NULL)
         return;
     /* the chunks' whole containers, then those that cross chunks, their pieces joined in chunk
@@ -368,9 +371,7 @@ void make_values(float *values, cl_place where, size_t total, value_dist dist, u
     size_t open = n; /* the container whose pieces are being joined */
     piece_sum joined = {0.0, 0.0};
     for (size_t t = 0; t < chunks; t++) {
-        r.sure += m.whole[t].sure;
-        r.ambiguous += m.whole[t].ambiguous;
-        r.longest = m.whole[t].longest > r.longest ? m.whole[t].longest : r.longest;
+        add_counts(&r, &m.whole[t]);
         if (open < n) {
             joined.sum += m.head[t].sum;
             joined.magnitude += m.head[t].magnitude;
@@ -391,9 +392,13 @@ void make_values(float *values, cl_place where, size_t total, value_dist dist, u
     if (e.empty == NULL)
         abort();
     cl_parallel_for(n, COUNT_CHUNK, empty_chunk, &e, NULL);
+    size_t empties = 0;
     for (size_t c = 0; c < container_chunks; c++)
-        for (size_t k = 0; k < e.empty[c]; k++)
-            classify(&r, 0.0, 0.0, 0, (double)limit, exact_ints);
+        empties += e.empty[c];
+    reference_count empty = {0, 0, 0}; /* one empty container's verdict, given to each */
+    classify(&empty, 0.0, 0.0, 0, (double)limit, exact_ints);
+    r.sure += empties * empty.sure;
+    r.ambiguous += empties * empty.ambiguous;
     free(e.empty);
     free(m.whole);
     free(m.head);

@@ -176,6 +176,8 @@ endfunction()
 #   SANITIZE_MORE name "args" ...      more sanitizer runs, as sanitize-<name>-<tool> (another
 #                                      code path: an aligned shape that takes the fast copies)
 #   BAD_INPUTS name code "regex" "args" ...  lesson-specific bad inputs (cpu tests)
+#   GPU_BAD_INPUTS name code "regex" "args" ...  the same, refused only once the device is known
+#                                      (its memory, say): gpu tests
 #   REFUSED stem/case "regex" ...      a gpu test case that this program must refuse (exit 2,
 #                                      one line matching regex): a library's limit, say
 #   EXCLUDE file.cu ...                v*/baseline_* files not to build (a library not found)
@@ -197,7 +199,7 @@ endfunction()
 # the runner; a new file is picked up at the next build (the glob is CONFIGURE_DEPENDS).
 function(cuda_lessons_add_lesson)
   cmake_parse_arguments(L "NO_MEMORY_LIMIT_TEST;MEMORY_LIMIT_ON_DEVICE" "NAME;HEADLINE_CASE"
-                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;SANITIZE_MORE;BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES;EXERCISE_VERSIONS;EXERCISE_CASES"
+                        "HARNESS;LIBRARIES;RUN_CASES;TEST_CASES;LARGE_TEST_CASES;SANITIZE_ARGS;SANITIZE_MORE;BAD_INPUTS;GPU_BAD_INPUTS;REFUSED;EXCLUDE;SWEEP_VERSIONS;SWEEP_CASES;EXERCISE_VERSIONS;EXERCISE_CASES"
                         ${ARGN})
   set(lesson ${L_NAME})
   cmake_language(DEFER CALL _cl_collect_gpu_tests)
@@ -381,13 +383,19 @@ function(cuda_lessons_add_lesson)
     _cl_add_expect_test(${t}/does-not-fit 2 "^[a-z0-9_]+: --n 2\\^40: needs .* of host memory"
                         LABEL cpu COMMAND ${p} --n 2^40)
   endif()
-  set(bad ${L_BAD_INPUTS})
-  while(bad)
-    list(POP_FRONT bad bad_name bad_code bad_regex bad_args)
-    separate_arguments(bad_args UNIX_COMMAND "${bad_args}")
-    _cl_add_expect_test(${t}/${bad_name} ${bad_code} "${bad_regex}" LABEL cpu
-                        COMMAND ${p} ${bad_args})
-  endwhile()
+  foreach(label IN ITEMS cpu gpu)
+    if(label STREQUAL "cpu")
+      set(bad ${L_BAD_INPUTS})
+    else()
+      set(bad ${L_GPU_BAD_INPUTS})
+    endif()
+    while(bad)
+      list(POP_FRONT bad bad_name bad_code bad_regex bad_args)
+      separate_arguments(bad_args UNIX_COMMAND "${bad_args}")
+      _cl_add_expect_test(${t}/${bad_name} ${bad_code} "${bad_regex}" LABEL ${label}
+                          COMMAND ${p} ${bad_args})
+    endwhile()
+  endforeach()
 
   # the runner: one table per case; `run-<lesson>` here, `run` for every lesson
   set(runner_args "")

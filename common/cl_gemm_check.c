@@ -5,7 +5,6 @@
  */
 #include "cl_gemm_check.h"
 
-#include "cl_cuda_check.h"
 #include "cl_options.h"
 #include "cl_parallel.h"
 #include "cl_random.h"
@@ -226,22 +225,6 @@ static uint64_t next_index(uint64_t *state, uint64_t bound)
     return (*state >> 33) % bound;
 }
 
-/* Elements first, first + stride, ... (count of them) of C into @p to: fetched from GPU memory in
-   one copy (a column as a strided one), or read in host memory. */
-static void read_c(float *to, const float *c, cl_place where, size_t first, size_t count,
-                   size_t stride)
-{
-    if (where == CL_ON_HOST) {
-        for (size_t e = 0; e < count; e++)
-            to[e] = c[first + e * stride];
-    } else if (stride == 1 || count == 1) {
-        CL_CUDA_CHECK(cudaMemcpy(to, c + first, count * sizeof *to, cudaMemcpyDeviceToHost));
-    } else {
-        CL_CUDA_CHECK(cudaMemcpy2D(to, sizeof *to, c + first, stride * sizeof *to, sizeof *to,
-                                   count, cudaMemcpyDeviceToHost));
-    }
-}
-
 cl_worst cl_check_product(const float *a, const float *b, const float *c, cl_place where, int m,
                           int n, int k, int min_plus, uint64_t seed)
 {
@@ -275,7 +258,7 @@ cl_worst cl_check_product(const float *a, const float *b, const float *c, cl_pla
     const size_t edge_rows[2] = {0, (size_t)m - 1}, edge_cols[2] = {0, (size_t)n - 1};
     for (int r = 0; r < 2; r++) {
         x.row = edge_rows[r];
-        read_c(got, c, where, x.row * (size_t)n, (size_t)n, 1);
+        cl_read(got, c + x.row * (size_t)n, where, (size_t)n, sizeof *got, 1);
         snprintf(what, sizeof what, "checking row %zu of C (%d elements)", x.row, n);
         check_pass(&x, (size_t)n, ROW_CHUNK, row_chunk, &worst, what);
     }
@@ -284,7 +267,7 @@ cl_worst cl_check_product(const float *a, const float *b, const float *c, cl_pla
             column[p] = b[(size_t)p * (size_t)n + edge_cols[col]];
         x.column = column;
         x.column_index = edge_cols[col];
-        read_c(got, c, where, x.column_index, (size_t)m, (size_t)n);
+        cl_read(got, c + x.column_index, where, (size_t)m, sizeof *got, (size_t)n);
         snprintf(what, sizeof what, "checking column %zu of C (%d elements)", x.column_index, m);
         check_pass(&x, (size_t)m, 256, column_chunk, &worst, what);
     }
@@ -295,7 +278,7 @@ cl_worst cl_check_product(const float *a, const float *b, const float *c, cl_pla
     for (int s = 0; s < CL_PRODUCT_CHECK_SAMPLES; s++) {
         sample_rows[s] = (size_t)next_index(&state, (uint64_t)m);
         sample_cols[s] = (size_t)next_index(&state, (uint64_t)n);
-        read_c(got + s, c, where, sample_rows[s] * (size_t)n + sample_cols[s], 1, 1);
+        cl_read(got + s, c + sample_rows[s] * (size_t)n + sample_cols[s], where, 1, sizeof *got, 1);
     }
     x.rows = sample_rows;
     x.cols = sample_cols;

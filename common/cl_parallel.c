@@ -161,94 +161,41 @@ void cl_set_stage_bytes(size_t bytes)
     stage_bytes = bytes > 0 ? bytes : 1;
 }
 
+/* Two pinned buffers, one filled (or emptied) on the host while the other crosses the bus, with the
+   stream the copies go in and an event per buffer that says its last copy is done. */
 typedef struct {
-    char *to;
-    const char *from;
-} memcpy_args;
+    char *buffer[2];
+    cudaEvent_t done[2];
+    cudaStream_t stream;
+} staging;
 
-static void memcpy_chunk(void *context, size_t begin, size_t end)
+/* Returns 0, having kept nothing, where two buffers of @p bytes cannot be pinned (a machine that
+   limits pinned memory): the caller copies with cudaMemcpy instead. */
+static int staging_open(staging *s, size_t bytes)
 {
-    const memcpy_args *m = (const memcpy_args *)context;
-    memcpy(m->to + begin, m->from + begin, end - begin);
-}
-
-static void parallel_memcpy(void *to, const void *from, size_t bytes)
-{
-    memcpy_args m = {(char *)to, (const char *)from};
-    cl_parallel_for(bytes, CL_COPY_CHUNK, memcpy_chunk, &m, NULL);
-}
-
-/* Returns 0, having copied nothing, where the pinned staging cannot be had (a machine that limits
-   pinned memory): the caller copies with cudaMemcpy instead. */
-static int staged_copy(char *dst, const char *src, size_t bytes, int to_device, const char *what)
-{
-    char *stage[2] = {NULL, NULL};
-    if (cudaMallocHost((void **)&stage[0], stage_bytes) != cudaSuccess ||
-        cudaMallocHost((void **)&stage[1], stage_bytes) != cudaSuccess) {
-        if (stage[0] != NULL)
-            CL_CUDA_CHECK(cudaFreeHost(stage[0]));
+    s->buffer[0] = s->buffer[1] = NULL;
+    if (cudaMallocHost((void **)&s->buffer[0], bytes) != cudaSuccess ||
+        cudaMallocHost((void **)&s->buffer[1], bytes) != cudaSuccess) {
+        if (s->buffer[0] != NULL)
+            CL_CUDA_CHECK(cudaFreeHost(s->buffer[0]));
         (void)cudaGetLastError(); /* the failed allocation's error: not sticky, cleared */
         return 0;
     }
-    cudaEvent_t done[2];
-    cudaStream_t stream;
-    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    for (int s = 0; s < 2; s++)
-        CL_CUDA_CHECK(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
-    char size[32];
-    cl_format_bytes(bytes, size, sizeof size);
-    cl_progress progress;
-    cl_progress_begin(&progress, (double)bytes, NULL, "copying %s of %s %s the GPU", size, what,
-                      to_device ? "to" : "from");
-    const size_t pieces = cl_chunks(bytes, stage_bytes);
-    for (size_t i = 0; i <= pieces; i++) {
-        /* to the device: fill stage i % 2 (once its last transfer is done), send it; from the
-           device: fetch piece i into stage i % 2, then empty piece i - 1's stage meanwhile */
-        if (i < pieces) {
-            const size_t offset = i * stage_bytes;
-            const size_t length = bytes - offset < stage_bytes ? bytes - offset : stage_bytes;
-            char *buffer = stage[i % 2];
-            CL_CUDA_CHECK(cudaEventSynchronize(done[i % 2]));
-            if (to_device) {
-                parallel_memcpy(buffer, src + offset, length);
-                CL_CUDA_CHECK(
-                    cudaMemcpyAsync(dst + offset, buffer, length, cudaMemcpyHostToDevice, stream));
-            } else {
-                CL_CUDA_CHECK(
-                    cudaMemcpyAsync(buffer, src + offset, length, cudaMemcpyDeviceToHost, stream));
-            }
-            CL_CUDA_CHECK(cudaEventRecord(done[i % 2], stream));
-        }
-        if (!to_device && i > 0) {
-            const size_t offset = (i - 1) * stage_bytes;
-            const size_t length = bytes - offset < stage_bytes ? bytes - offset : stage_bytes;
-            CL_CUDA_CHECK(cudaEventSynchronize(done[(i - 1) % 2]));
-            parallel_memcpy(dst + offset, stage[(i - 1) % 2], length);
-        }
-        cl_progress_step(&progress, (double)(i * stage_bytes < bytes ? i * stage_bytes : bytes));
-    }
-    CL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    cl_progress_end(&progress);
-    for (int s = 0; s < 2; s++) {
-        CL_CUDA_CHECK(cudaFreeHost(stage[s]));
-        CL_CUDA_CHECK(cudaEventDestroy(done[s]));
-    }
-    CL_CUDA_CHECK(cudaStreamDestroy(stream));
+    CL_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    for (int b = 0; b < 2; b++)
+        CL_CUDA_CHECK(cudaEventCreateWithFlags(&s->done[b], cudaEventDisableTiming));
     return 1;
 }
 
-void cl_copy_to_device(void *device_dst, const void *host_src, size_t bytes, const char *what)
+/* Waits for the last copy, then lets the buffers go. */
+static void staging_close(staging *s)
 {
-    if (bytes <= stage_bytes ||
-        !staged_copy((char *)device_dst, (const char *)host_src, bytes, 1, what))
-        CL_CUDA_CHECK(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
-}
-
-void cl_copy_to_host(void *host_dst, const void *device_src, size_t bytes, const char *what)
-{
-    if (bytes <= stage_bytes ||
-        !staged_copy((char *)host_dst, (const char *)device_src, bytes, 0, what))
-        CL_CUDA_CHECK(cudaMemcpy(host_dst, device_src, bytes, cudaMemcpyDeviceToHost));
+    CL_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    for (int b = 0; b < 2; b++) {
+        CL_CUDA_CHECK(cudaFreeHost(s->buffer[b]));
+        CL_CUDA_CHECK(cudaEventDestroy(s->done[b]));
+    }
+    CL_CUDA_CHECK(cudaStreamDestroy(s->stream));
 }
 
 typedef struct {
@@ -274,63 +221,125 @@ void cl_make(void *dst, cl_place where, size_t count, size_t item_bytes, size_t 
     piece_items = piece_items == 0 ? chunk : piece_items;
     piece_items = piece_items > count ? count : piece_items;
     const size_t pieces = cl_chunks(count, piece_items);
-    char *stage[2] = {NULL, NULL};
-    int pinned = 0;
-    if (where == CL_ON_DEVICE && pieces > 1) {
-        pinned = cudaMallocHost((void **)&stage[0], piece_items * item_bytes) == cudaSuccess &&
-                 cudaMallocHost((void **)&stage[1], piece_items * item_bytes) == cudaSuccess;
-        if (!pinned) { /* a machine that limits pinned memory: one pageable piece at a time */
-            if (stage[0] != NULL)
-                CL_CUDA_CHECK(cudaFreeHost(stage[0]));
-            (void)cudaGetLastError(); /* the failed allocation's error: not sticky, cleared */
-        }
-    }
-    if (where == CL_ON_DEVICE && !pinned) {
-        stage[0] = (char *)malloc(piece_items * item_bytes);
-        if (stage[0] == NULL)
-            abort();
-    }
-    cudaEvent_t done[2] = {NULL, NULL};
-    cudaStream_t stream = NULL;
-    if (pinned) {
-        CL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-        for (int s = 0; s < 2; s++)
-            CL_CUDA_CHECK(cudaEventCreateWithFlags(&done[s], cudaEventDisableTiming));
-    }
+    staging stage;
+    const int pinned =
+        where == CL_ON_DEVICE && pieces > 1 && staging_open(&stage, piece_items * item_bytes);
+    char *pageable = NULL; /* one piece at a time, where nothing is pinned */
+    if (where == CL_ON_DEVICE && !pinned &&
+        (pageable = (char *)malloc(piece_items * item_bytes)) == NULL)
+        abort();
     char size[32], what[160];
     cl_format_bytes(count * item_bytes, size, sizeof size);
     snprintf(what, sizeof what, doing, size);
     cl_progress progress;
-    cl_progress_begin(&progress, (double)count, NULL, "%s", what);
+    cl_progress_begin(&progress, (double)count, NULL, "%s%s", what,
+                      where == CL_ON_DEVICE ? " into GPU memory" : "");
     for (size_t i = 0; i < pieces; i++) {
         const size_t first = i * piece_items;
         const size_t length = count - first < piece_items ? count - first : piece_items;
         char *const target = (char *)dst + first * item_bytes;
-        /* on the host the piece is its place in dst; on the device, stage i % 2 once its last
-           transfer is done, sent as soon as it is made while the next piece is made in the other */
-        piece_args a = {fn, context, where == CL_ON_HOST ? target : stage[pinned ? i % 2 : 0],
+        /* on the host the piece is its place in dst; on the device, buffer i % 2 once its last
+           copy is done, sent as soon as it is made while the next piece is made in the other */
+        piece_args a = {fn, context,
+                        where == CL_ON_HOST ? target
+                        : pinned            ? stage.buffer[i % 2]
+                                            : pageable,
                         first};
         if (pinned)
-            CL_CUDA_CHECK(cudaEventSynchronize(done[i % 2]));
+            CL_CUDA_CHECK(cudaEventSynchronize(stage.done[i % 2]));
         cl_parallel_for(length, chunk, make_chunk, &a, NULL);
         if (pinned) {
             CL_CUDA_CHECK(cudaMemcpyAsync(target, a.piece, length * item_bytes,
-                                          cudaMemcpyHostToDevice, stream));
-            CL_CUDA_CHECK(cudaEventRecord(done[i % 2], stream));
+                                          cudaMemcpyHostToDevice, stage.stream));
+            CL_CUDA_CHECK(cudaEventRecord(stage.done[i % 2], stage.stream));
         } else if (where == CL_ON_DEVICE) {
             CL_CUDA_CHECK(cudaMemcpy(target, a.piece, length * item_bytes, cudaMemcpyHostToDevice));
         }
         cl_progress_step(&progress, (double)(first + length));
     }
-    if (pinned) {
-        CL_CUDA_CHECK(cudaStreamSynchronize(stream));
-        for (int s = 0; s < 2; s++) {
-            CL_CUDA_CHECK(cudaFreeHost(stage[s]));
-            CL_CUDA_CHECK(cudaEventDestroy(done[s]));
-        }
-        CL_CUDA_CHECK(cudaStreamDestroy(stream));
-    } else {
-        free(stage[0]);
-    }
+    if (pinned)
+        staging_close(&stage);
+    free(pageable);
     cl_progress_end(&progress);
+}
+
+/* A copy to the device is an input made by copying it: bytes [begin, end) of the source. */
+static void copy_piece(void *context, void *piece, size_t first, size_t begin, size_t end)
+{
+    memcpy((char *)piece + (begin - first), (const char *)context + begin, end - begin);
+}
+
+void cl_copy_to_device(void *device_dst, const void *host_src, size_t bytes, const char *what)
+{
+    if (bytes <= stage_bytes) {
+        CL_CUDA_CHECK(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
+        return;
+    }
+    char doing[160];
+    snprintf(doing, sizeof doing, "copying %%s of %s", what);
+    cl_make(device_dst, CL_ON_DEVICE, bytes, 1, CL_COPY_CHUNK, copy_piece, (void *)host_src, doing);
+}
+
+typedef struct {
+    char *to;
+    const char *from;
+} memcpy_args;
+
+static void memcpy_chunk(void *context, size_t begin, size_t end)
+{
+    const memcpy_args *m = (const memcpy_args *)context;
+    memcpy(m->to + begin, m->from + begin, end - begin);
+}
+
+void cl_copy_to_host(void *host_dst, const void *device_src, size_t bytes, const char *what)
+{
+    staging stage;
+    if (bytes <= stage_bytes || !staging_open(&stage, stage_bytes)) {
+        CL_CUDA_CHECK(cudaMemcpy(host_dst, device_src, bytes, cudaMemcpyDeviceToHost));
+        return;
+    }
+    char size[32];
+    cl_format_bytes(bytes, size, sizeof size);
+    cl_progress progress;
+    cl_progress_begin(&progress, (double)bytes, NULL, "copying %s of %s from the GPU", size, what);
+    const size_t pieces = cl_chunks(bytes, stage_bytes);
+    for (size_t i = 0; i <= pieces; i++) {
+        /* fetch piece i into buffer i % 2, then empty piece i - 1's buffer on every thread
+           meanwhile */
+        if (i < pieces) {
+            const size_t offset = i * stage_bytes;
+            const size_t length = bytes - offset < stage_bytes ? bytes - offset : stage_bytes;
+            CL_CUDA_CHECK(cudaEventSynchronize(stage.done[i % 2]));
+            CL_CUDA_CHECK(cudaMemcpyAsync(stage.buffer[i % 2], (const char *)device_src + offset,
+                                          length, cudaMemcpyDeviceToHost, stage.stream));
+            CL_CUDA_CHECK(cudaEventRecord(stage.done[i % 2], stage.stream));
+        }
+        if (i > 0) {
+            const size_t offset = (i - 1) * stage_bytes;
+            const size_t length = bytes - offset < stage_bytes ? bytes - offset : stage_bytes;
+            CL_CUDA_CHECK(cudaEventSynchronize(stage.done[(i - 1) % 2]));
+            memcpy_args m = {(char *)host_dst + offset, stage.buffer[(i - 1) % 2]};
+            cl_parallel_for(length, CL_COPY_CHUNK, memcpy_chunk, &m, NULL);
+        }
+        cl_progress_step(&progress, (double)(i * stage_bytes < bytes ? i * stage_bytes : bytes));
+    }
+    staging_close(&stage);
+    cl_progress_end(&progress);
+}
+
+void cl_read(void *to, const void *from, cl_place where, size_t count, size_t item_bytes,
+             size_t stride)
+{
+    if (where == CL_ON_DEVICE && (stride == 1 || count == 1)) {
+        CL_CUDA_CHECK(cudaMemcpy(to, from, count * item_bytes, cudaMemcpyDeviceToHost));
+        return;
+    }
+    if (where == CL_ON_DEVICE) { /* one copy of count rows, one item each */
+        CL_CUDA_CHECK(cudaMemcpy2D(to, item_bytes, from, stride * item_bytes, item_bytes, count,
+                                   cudaMemcpyDeviceToHost));
+        return;
+    }
+    for (size_t i = 0; i < count; i++)
+        memcpy((char *)to + i * item_bytes, (const char *)from + i * stride * item_bytes,
+               item_bytes);
 }

@@ -102,10 +102,12 @@ cl_worst cl_parallel_worst(size_t count, size_t chunk, cl_worst_fn fn, void *con
 
 /**
  * cudaMemcpy for large buffers, at the bus's speed: through two pinned staging buffers, each
- * filled (or emptied) on every host thread while the other crosses the bus. A plain cudaMemcpy
+ * filled (or emptied) on every host thread while the other crosses the bus (to the device, an
+ * input cl_make() makes by copying). A plain cudaMemcpy
  * from pageable memory copies through the driver's own staging on one thread, at a fraction of
  * the bus's rate (and a copy into pages never touched faults each one in, on that thread). Small
- * buffers take cudaMemcpy itself, and so does a machine that will not pin the staging. Returns once
+ * buffers take cudaMemcpy itself; where the staging cannot be pinned, a copy to the device goes
+ * piece by piece through pageable memory (cl_make()) and one from it takes cudaMemcpy. Returns once
  * the copy is done; says how it goes when it is long.
  */
 void cl_copy_to_device(void *device_dst, const void *host_src, size_t bytes, const char *what);
@@ -135,10 +137,19 @@ typedef void (*cl_make_fn)(void *context, void *piece, size_t first, size_t begi
  * it once to write and once to copy, and fault each in on first touch: at 64 GiB, seconds more
  * than the bus takes. The host needs only the two buffers. A small input takes one piece and
  * cudaMemcpy; so does every piece where the staging cannot be pinned. Says how it goes when long:
- * @p doing names the phase with one %s for its size, e.g. "filling %s of inputs".
+ * @p doing names the phase with one %s for its size, e.g. "filling %s of inputs" (" into GPU
+ * memory" is added where it goes).
  */
 void cl_make(void *dst, cl_place where, size_t count, size_t item_bytes, size_t chunk,
              cl_make_fn fn, void *context, const char *doing);
+
+/**
+ * Reads @p count items of @p item_bytes, @p stride items apart (1: contiguous), from @p from in GPU
+ * memory (one copy) or host memory (@p where: the tests' way): a check that compares a sample of a
+ * large output fetches only that sample.
+ */
+void cl_read(void *to, const void *from, cl_place where, size_t count, size_t item_bytes,
+             size_t stride);
 
 /** Sets the bytes of each staging piece (default 64 MiB): the tests make many small pieces. */
 void cl_set_stage_bytes(size_t bytes);

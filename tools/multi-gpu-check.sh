@@ -78,15 +78,10 @@ run_job() {
       else
         echo "nothing to run" > "$out/$kind-$rest.log"
       fi ;;
-    match)
-      local log
-      log="$out/match-$(echo "$rest" | tr -c 'a-zA-Z0-9_-' '_' | cut -c1-60).log"
-      timeout "$(left)" ctest --test-dir build-gpu -L gpu -R "$rest" -j 8 --output-on-failure \
-        --timeout 300 > "$log" 2>&1
-      status=$? ;;
-    some|somesan)
-      local log label=gpu exclude=large
-      [ "$kind" = somesan ] && label=sanitize exclude=""
+    match|some|somesan)
+      local log label=gpu exclude=""
+      [ "$kind" = some ] && exclude=large
+      [ "$kind" = somesan ] && label=sanitize
       log="$out/$kind-$(echo "$rest" | tr -c 'a-zA-Z0-9_-' '_' | cut -c1-60).log"
       timeout "$(left)" ctest --test-dir build-gpu -L "$label" ${exclude:+-LE "$exclude"} \
         -R "$rest" -j 8 --output-on-failure --timeout 300 > "$log" 2>&1
