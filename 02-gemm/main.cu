@@ -20,24 +20,14 @@ typedef struct {
     void *workspace; /* gemm_workspace_bytes() of it, for the versions that need one */
     int m, n, k;
     semiring ring;
-    const float *host_a, *host_b; /* the inputs, for the reference */
-    uint64_t seed;                /* picks the sampled elements */
+    uint64_t seed;           /* the inputs' (A's; B's is the next), and the samples' */
+    cl_product_check *check; /* the reference, made at the first check (none with --no-check) */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
 {
     const run_args *r = (const run_args *)context;
     gemm(r->a, r->b, r->c, r->m, r->n, r->k, r->ring, r->workspace, stream);
-}
-
-static cl_check_result check_product(const float *a, const float *b, const float *c, int m, int n,
-                                     int k, semiring ring, uint64_t seed)
-{
-    const int min_plus = ring == SEMIRING_MIN_PLUS;
-    /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
-       FMA); min-plus is exact. */
-    return cl_product_verdict(cl_check_product(a, b, c, CL_ON_DEVICE, m, n, k, min_plus, seed),
-                              min_plus, cl_float_gamma((double)k));
 }
 
 /* C starts as NaN everywhere before a checked run, so an element nobody wrote fails. */
@@ -50,9 +40,17 @@ static void poison_output(void *context, cudaStream_t stream)
 /* Checks C, where the GPU left it, against the double-precision reference. */
 static cl_check_result check_output(void *context, cudaStream_t stream)
 {
-    const run_args *r = (const run_args *)context;
+    run_args *r = (run_args *)context;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return check_product(r->host_a, r->host_b, r->c, r->m, r->n, r->k, r->ring, r->seed);
+    const int min_plus = r->ring == SEMIRING_MIN_PLUS;
+    if (r->check == NULL) {
+        const cl_product product = {r->m, r->n, r->k, r->seed, 0};
+        r->check = cl_product_check_open(product, min_plus, r->seed);
+    }
+    /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
+       FMA); min-plus is exact. */
+    return cl_product_verdict(cl_product_check_run(r->check, r->c, CL_ON_DEVICE), min_plus,
+                              cl_float_gamma((double)r->k));
 }
 
 int main(int argc, char **argv)
@@ -81,25 +79,21 @@ int main(int argc, char **argv)
     const size_t a_bytes = (size_t)m * (size_t)k * sizeof(float);
     const size_t b_bytes = (size_t)k * (size_t)n * sizeof(float);
     const size_t c_bytes = (size_t)m * (size_t)n * sizeof(float);
-    cl_require_host_memory(opt.n_text, a_bytes + b_bytes);
 
     cl_bench bench;
     cl_bench_open(&bench, "02-gemm", argv[0], &opt);
     const size_t workspace_bytes = gemm_workspace_bytes(m, n, k);
     cl_require_device_memory(&bench.dev, opt.n_text, a_bytes + b_bytes + c_bytes + workspace_bytes);
 
-    float *a = (float *)cl_host_alloc(opt.n_text, a_bytes, "the matrix A");
-    float *b = (float *)cl_host_alloc(opt.n_text, b_bytes, "the matrix B");
-    cl_fill_matrix(a, (size_t)m * (size_t)k, opt.seed);
-    cl_fill_matrix(b, (size_t)k * (size_t)n, opt.seed + 1);
     float *d_a, *d_b, *d_c;
     CL_CUDA_CHECK(cudaMalloc(&d_a, a_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_b, b_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
     void *workspace = cl_device_alloc_zeroed(workspace_bytes);
-    cl_copy_to_device(d_a, a, a_bytes, "A");
-    cl_copy_to_device(d_b, b, b_bytes, "B");
-    run_args args = {d_a, d_b, d_c, workspace, m, n, k, (semiring)ring.value, a, b, opt.seed};
+    /* made on their way to the GPU: the host keeps no copy (the check draws again what it needs) */
+    cl_make_matrix(d_a, CL_ON_DEVICE, (size_t)m * (size_t)k, opt.seed, 0, "A");
+    cl_make_matrix(d_b, CL_ON_DEVICE, (size_t)k * (size_t)n, opt.seed + 1, 0, "B");
+    run_args args = {d_a, d_b, d_c, workspace, m, n, k, (semiring)ring.value, opt.seed, NULL};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -122,8 +116,7 @@ int main(int argc, char **argv)
     if (ceilings != NULL)
         cl_product_read_bound(report, 4.0 * ((double)m * k + (double)k * n + (double)m * n),
                               ceilings->read_gbps);
-    free(a);
-    free(b);
+    cl_product_check_close(args.check);
 
     CL_CUDA_CHECK(cudaFree(d_a));
     CL_CUDA_CHECK(cudaFree(d_b));

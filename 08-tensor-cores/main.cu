@@ -21,8 +21,8 @@ typedef struct {
     float *c;
     void *workspace; /* gemm_workspace_bytes() of it, for the versions that need one */
     int m, n, k;
-    const float *host_a, *host_b; /* the BF16 inputs' values, as floats, for the reference */
-    uint64_t seed;                /* picks the sampled elements */
+    uint64_t seed;           /* the inputs' (A's; B's is the next), and the samples' */
+    cl_product_check *check; /* the reference, made at the first check (none with --no-check) */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -41,15 +41,18 @@ static void poison_output(void *context, cudaStream_t stream)
 /* Checks C, where the GPU left it, against the double-precision reference. */
 static cl_check_result check_output(void *context, cudaStream_t stream)
 {
-    const run_args *r = (const run_args *)context;
+    run_args *r = (run_args *)context;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (r->check == NULL) {
+        const cl_product product = {r->m, r->n, r->k, r->seed, 1};
+        r->check = cl_product_check_open(product, 0, r->seed);
+    }
     /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
        FMA). BF16 products are exact in FP32 (8 + 8 significant bits), but the tensor cores add
        them with truncation, not rounding: up to twice the error per addition, so gamma_2k bounds
        it. */
-    return cl_product_verdict(
-        cl_check_product(r->host_a, r->host_b, r->c, CL_ON_DEVICE, r->m, r->n, r->k, 0, r->seed), 0,
-        cl_float_gamma(2.0 * r->k));
+    return cl_product_verdict(cl_product_check_run(r->check, r->c, CL_ON_DEVICE), 0,
+                              cl_float_gamma(2.0 * r->k));
 }
 
 int main(int argc, char **argv)
@@ -74,35 +77,23 @@ int main(int argc, char **argv)
     const size_t a_bytes = a_count * sizeof(__nv_bfloat16);
     const size_t b_bytes = b_count * sizeof(__nv_bfloat16);
     const size_t c_bytes = (size_t)m * (size_t)n * sizeof(float);
-    /* the host keeps A and B as floats (for the reference), and their BF16 copies to upload */
-    const size_t host_inputs = (a_count + b_count) * (sizeof(float) + sizeof(__nv_bfloat16));
-    cl_require_host_memory(opt.n_text, host_inputs);
 
     cl_bench bench;
     cl_bench_open(&bench, "08-tensor-cores", argv[0], &opt);
     const size_t workspace_bytes = gemm_workspace_bytes(m, n, k);
     cl_require_device_memory(&bench.dev, opt.n_text, a_bytes + b_bytes + c_bytes + workspace_bytes);
 
-    float *a = (float *)cl_host_alloc(opt.n_text, a_count * sizeof(float), "the matrix A");
-    float *b = (float *)cl_host_alloc(opt.n_text, b_count * sizeof(float), "the matrix B");
-    cl_fill_matrix(a, a_count, opt.seed);
-    cl_fill_matrix(b, b_count, opt.seed + 1);
-    /* rounded once, here, outside any timing: the floats left in a and b are the BF16 values */
-    unsigned short *bits_a = (unsigned short *)cl_host_alloc(opt.n_text, a_bytes, "BF16 A");
-    unsigned short *bits_b = (unsigned short *)cl_host_alloc(opt.n_text, b_bytes, "BF16 B");
-    cl_round_to_bf16(a, bits_a, a_count);
-    cl_round_to_bf16(b, bits_b, b_count);
     __nv_bfloat16 *d_a, *d_b;
     float *d_c;
     CL_CUDA_CHECK(cudaMalloc(&d_a, a_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_b, b_bytes));
     CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
     void *workspace = cl_device_alloc_zeroed(workspace_bytes);
-    cl_copy_to_device(d_a, bits_a, a_bytes, "A");
-    cl_copy_to_device(d_b, bits_b, b_bytes, "B");
-    free(bits_a);
-    free(bits_b);
-    run_args args = {d_a, d_b, d_c, workspace, m, n, k, a, b, opt.seed};
+    /* rounded to BF16 as they are made, on their way to the GPU, outside any timing: the host
+       keeps no copy (the check draws again what it needs) */
+    cl_make_matrix(d_a, CL_ON_DEVICE, a_count, opt.seed, 1, "A");
+    cl_make_matrix(d_b, CL_ON_DEVICE, b_count, opt.seed + 1, 1, "B");
+    run_args args = {d_a, d_b, d_c, workspace, m, n, k, opt.seed, NULL};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -125,8 +116,7 @@ int main(int argc, char **argv)
         cl_product_read_bound(report,
                               2.0 * ((double)a_count + (double)b_count) + 4.0 * m * (double)n,
                               ceilings->read_gbps);
-    free(a);
-    free(b);
+    cl_product_check_close(args.check);
 
     CL_CUDA_CHECK(cudaFree(d_a));
     CL_CUDA_CHECK(cudaFree(d_b));

@@ -28,51 +28,60 @@ static void exact_product(const float *a, const float *b, float *c, int m, int n
 
 int main(void)
 {
-    /* the inputs: 24-bit values in [-1, 1), the same on one thread and on five, and the BF16
-       rounding too */
+    /* the inputs: 24-bit values in [-1, 1), made in many small pieces the same on one thread
+       and on five, element by element the same as drawn alone; and their BF16 rounding */
     const size_t count = 13 * CL_CHUNK + 333;
     float *one = malloc(count * sizeof *one), *five = malloc(count * sizeof *five);
     unsigned short *bits1 = malloc(count * sizeof *bits1), *bits5 = malloc(count * sizeof *bits5);
+    cl_set_stage_bytes(3 * CL_CHUNK * sizeof(float));
     cl_set_threads(1);
-    cl_fill_matrix(one, count, 61);
+    cl_make_matrix(one, CL_ON_HOST, count, 61, 0, "A");
+    cl_make_matrix(bits1, CL_ON_HOST, count, 61, 1, "A");
     cl_set_threads(5);
-    cl_fill_matrix(five, count, 61);
+    cl_make_matrix(five, CL_ON_HOST, count, 61, 0, "A");
+    cl_make_matrix(bits5, CL_ON_HOST, count, 61, 1, "A");
+    cl_set_stage_bytes(0);
     EXPECT(memcmp(one, five, count * sizeof *one) == 0);
-    int in_range = 1;
-    for (size_t i = 0; i < count; i++)
+    EXPECT(memcmp(bits1, bits5, count * sizeof *bits1) == 0);
+    int in_range = 1, alone = 1, rounded = 1;
+    for (size_t i = 0; i < count; i++) {
         in_range &= one[i] >= -1.0f && one[i] < 1.0f;
-    EXPECT(in_range && one[0] != one[1]);
-    cl_set_threads(1);
-    cl_round_to_bf16(one, bits1, count);
-    cl_set_threads(5);
-    cl_round_to_bf16(five, bits5, count);
-    EXPECT(memcmp(one, five, count * sizeof *one) == 0 &&
-           memcmp(bits1, bits5, count * sizeof *bits1) == 0);
+        alone &= cl_matrix_element(61, i, 0) == one[i];
+        float x = one[i];
+        rounded &= cl_bf16_round(&x) == bits1[i] && cl_matrix_element(61, i, 1) == x;
+    }
+    EXPECT(in_range && alone && rounded && one[0] != one[1]);
     /* BF16 keeps 7 bits after the point: 1 + 1/256 and 1 + 3/256 are ties, to the even neighbour */
     float ties[2] = {1.0f + 1.0f / 256.0f, 1.0f + 3.0f / 256.0f};
-    unsigned short tie_bits[2];
-    cl_round_to_bf16(ties, tie_bits, 2);
-    EXPECT(ties[0] == 1.0f && tie_bits[0] == 0x3F80);
-    EXPECT(ties[1] == 1.0f + 2.0f / 128.0f && tie_bits[1] == 0x3F82);
+    EXPECT(cl_bf16_round(&ties[0]) == 0x3F80 && ties[0] == 1.0f);
+    EXPECT(cl_bf16_round(&ties[1]) == 0x3F82 && ties[1] == 1.0f + 2.0f / 128.0f);
     free(one);
     free(five);
     free(bits1);
     free(bits5);
 
     /* the check, everywhere (small) and at the edges and samples (m n k >
-       CL_PRODUCT_FULL_CHECK_MACS): an exact C passes, a wrong element is found and named where the
-       check looks, and the verdict is the same on one thread and on five */
-    const int shapes[2][3] = {{37, 41, 29}, {517, 1031, 600}};
+       CL_PRODUCT_FULL_CHECK_MACS, their reference from the inputs drawn again): an exact C passes,
+       a wrong element is found and named where the check looks, and the verdict is the same on one
+       thread and on five */
+    const int shapes[3][4] = {{37, 41, 29, 0}, {517, 1031, 600, 0}, {300, 2003, 701, 1}};
     const int rings[2] = {0, 1}; /* plus-times, min-plus */
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 3; s++)
         for (int r = 0; r < 2; r++) {
-            const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+            const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2], bf16 = shapes[s][3];
+            if (bf16 && rings[r])
+                continue; /* 08 has no min-plus */
+            const cl_product product = {m, n, k, 71, bf16};
+            /* the test's own A and B, element by element (B's stream is the seed's next) */
             float *a = malloc((size_t)m * k * sizeof *a), *b = malloc((size_t)k * n * sizeof *b);
             float *c = malloc((size_t)m * n * sizeof *c);
-            cl_fill_matrix(a, (size_t)m * k, 71);
-            cl_fill_matrix(b, (size_t)k * n, 72);
+            for (size_t i = 0; i < (size_t)m * k; i++)
+                a[i] = cl_matrix_element(71, i, bf16);
+            for (size_t i = 0; i < (size_t)k * n; i++)
+                b[i] = cl_matrix_element(72, i, bf16);
             exact_product(a, b, c, m, n, k, rings[r]);
-            cl_worst worst = cl_check_product(a, b, c, CL_ON_HOST, m, n, k, rings[r], 73);
+            cl_product_check *check = cl_product_check_open(product, rings[r], 73);
+            cl_worst worst = cl_product_check_run(check, c, CL_ON_HOST);
             EXPECT(worst.error <= (rings[r] ? 0.0 : cl_float_gamma(k)));
             /* one wrong element in the last row, then one in the first column */
             const size_t wrong[2][2] = {{(size_t)m - 1, (size_t)n / 2}, {(size_t)m / 3, 0}};
@@ -81,19 +90,26 @@ int main(void)
                 const float kept = *at;
                 *at += 0.25f;
                 cl_set_threads(1);
-                const cl_worst worst1 =
-                    cl_check_product(a, b, c, CL_ON_HOST, m, n, k, rings[r], 73);
+                cl_product_check *check1 = cl_product_check_open(product, rings[r], 73);
+                const cl_worst worst1 = cl_product_check_run(check1, c, CL_ON_HOST);
+                cl_product_check_close(check1);
                 cl_set_threads(5);
-                worst = cl_check_product(a, b, c, CL_ON_HOST, m, n, k, rings[r], 73);
+                cl_product_check *check5 = cl_product_check_open(product, rings[r], 73);
+                worst = cl_product_check_run(check5, c, CL_ON_HOST);
+                cl_product_check_close(check5);
                 EXPECT(memcmp(&worst, &worst1, sizeof worst) == 0);
                 EXPECT(worst.row == wrong[w][0] && worst.col == wrong[w][1] && worst.got == *at);
                 EXPECT(worst.error > 1e-3);
+                /* the reference made before the element went wrong finds it too */
+                const cl_worst again = cl_product_check_run(check, c, CL_ON_HOST);
+                EXPECT(memcmp(&worst, &again, sizeof worst) == 0);
                 *at = kept;
             }
-            /* a NaN anywhere the check looks fails: a sampled element's */
+            /* a NaN where the check looks fails: C[0][0]'s */
             c[0] = NAN;
-            worst = cl_check_product(a, b, c, CL_ON_HOST, m, n, k, rings[r], 73);
+            worst = cl_product_check_run(check, c, CL_ON_HOST);
             EXPECT(isnan(worst.got) && worst.row == 0 && worst.col == 0 && worst.error >= 1.0);
+            cl_product_check_close(check);
             free(a);
             free(b);
             free(c);
