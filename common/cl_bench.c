@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* A run longer than this says where its time went. */
-#define CL_WALL_NOTE_SECONDS 2.0
+#define CL_WALL_NOTE_SECONDS 1.0
 
 /* The harness uploads its inputs with cudaMemcpy, on the legacy default stream, and launches on
    its own non-blocking stream, which does not wait for that stream. From pageable host memory
