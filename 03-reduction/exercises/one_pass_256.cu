@@ -80,8 +80,10 @@ __global__ void reduce_kernel(const float *in, size_t n, float *sum, unsigned *b
 
 static size_t grid_for(size_t n)
 {
-    const size_t wanted = (n + 4 * BLOCK_SIZE - 1) / (4 * BLOCK_SIZE);
-    /* blocks the whole GPU holds at once, and at least MIN_BLOCKS */
+    /* four float4 a thread, the loop's whole body (64 bytes in flight), up to the blocks the
+       whole GPU holds at once (at least MIN_BLOCKS); a small input needs no more blocks than
+       that, and each block more is one more sum to add at the end */
+    const size_t wanted = (n + 16 * BLOCK_SIZE - 1) / (16 * BLOCK_SIZE);
     size_t limit = cl_resident_blocks((const void *)reduce_kernel, BLOCK_SIZE, 0);
     limit = limit > MIN_BLOCKS ? limit : MIN_BLOCKS;
     return wanted < limit ? wanted : limit;
