@@ -10,12 +10,12 @@ results="$(dirname "$0")/../../docs/results"
 bin="$build/bin/08-tensor-cores"
 source "$(dirname "$0")/../../tools/ncu.sh"
 {
-  cl_ncu_header "the product's kernel (the first whose name holds gemm)"
+  cl_ncu_header "the product's kernel (the first whose name holds gemm or nvjet, cuBLAS 13's)"
   for shape in "--n 1024" "--m 1024 --n 1024 --k 64"; do
     for v in v13_tile_per_shape baseline_cublas; do
       echo "## $v, $shape"
       # shellcheck disable=SC2086
-      cl_ncu_run -k regex:gemm --section SpeedOfLight --section LaunchStats \
+      cl_ncu_run -k regex:'gemm|nvjet' --section SpeedOfLight --section LaunchStats \
         --section SchedulerStats --section WarpStateStats --print-metric-name name -- \
         "$bin/$v" $shape --repeat 1 --warmup 0 --no-check
     done
