@@ -20,8 +20,7 @@ typedef struct {
     void *workspace; /* gemm_workspace_bytes() of it, for the versions that need one */
     int m, n, k;
     semiring ring;
-    uint64_t seed;           /* the inputs' (A's; B's is the next), and the samples' */
-    cl_product_check *check; /* the reference, made at the first check (none with --no-check) */
+    const cl_product_check *check; /* the reference (none with --no-check) */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -40,13 +39,9 @@ static void poison_output(void *context, cudaStream_t stream)
 /* Checks C, where the GPU left it, against the double-precision reference. */
 static cl_check_result check_output(void *context, cudaStream_t stream)
 {
-    run_args *r = (run_args *)context;
+    const run_args *r = (const run_args *)context;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
     const int min_plus = r->ring == SEMIRING_MIN_PLUS;
-    if (r->check == NULL) {
-        const cl_product product = {r->m, r->n, r->k, r->seed, 0};
-        r->check = cl_product_check_open(product, min_plus, r->seed);
-    }
     /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
        FMA); min-plus is exact. */
     return cl_product_verdict(cl_product_check_run(r->check, r->c, CL_ON_DEVICE), min_plus,
@@ -91,9 +86,13 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaMalloc(&d_c, c_bytes));
     void *workspace = cl_device_alloc_zeroed(workspace_bytes);
     /* made on their way to the GPU: the host keeps no copy (the check draws again what it needs) */
-    cl_make_matrix(d_a, CL_ON_DEVICE, (size_t)m * (size_t)k, opt.seed, 0, "A");
-    cl_make_matrix(d_b, CL_ON_DEVICE, (size_t)k * (size_t)n, opt.seed + 1, 0, "B");
-    run_args args = {d_a, d_b, d_c, workspace, m, n, k, (semiring)ring.value, opt.seed, NULL};
+    const cl_product product = {m, n, k, opt.seed, 0};
+    cl_make_product(d_a, d_b, CL_ON_DEVICE, product);
+    cl_product_check *check =
+        opt.check
+            ? cl_product_check_open(product, ring.value == SEMIRING_MIN_PLUS, opt.seed, opt.n_text)
+            : NULL;
+    run_args args = {d_a, d_b, d_c, workspace, m, n, k, (semiring)ring.value, check};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -116,7 +115,7 @@ int main(int argc, char **argv)
     if (ceilings != NULL)
         cl_product_read_bound(report, 4.0 * ((double)m * k + (double)k * n + (double)m * n),
                               ceilings->read_gbps);
-    cl_product_check_close(args.check);
+    cl_product_check_close(check);
 
     CL_CUDA_CHECK(cudaFree(d_a));
     CL_CUDA_CHECK(cudaFree(d_b));

@@ -21,8 +21,7 @@ typedef struct {
     float *c;
     void *workspace; /* gemm_workspace_bytes() of it, for the versions that need one */
     int m, n, k;
-    uint64_t seed;           /* the inputs' (A's; B's is the next), and the samples' */
-    cl_product_check *check; /* the reference, made at the first check (none with --no-check) */
+    const cl_product_check *check; /* the reference (none with --no-check) */
 } run_args;
 
 static void launch(void *context, cudaStream_t stream)
@@ -41,12 +40,8 @@ static void poison_output(void *context, cudaStream_t stream)
 /* Checks C, where the GPU left it, against the double-precision reference. */
 static cl_check_result check_output(void *context, cudaStream_t stream)
 {
-    run_args *r = (run_args *)context;
+    const run_args *r = (const run_args *)context;
     CL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (r->check == NULL) {
-        const cl_product product = {r->m, r->n, r->k, r->seed, 1};
-        r->check = cl_product_check_open(product, 0, r->seed);
-    }
     /* Any order of k fused multiply-adds errs by at most gamma_k Σ|a·b| (Higham, Thm 3.1 with
        FMA). BF16 products are exact in FP32 (8 + 8 significant bits), but the tensor cores add
        them with truncation, not rounding: up to twice the error per addition, so gamma_2k bounds
@@ -91,9 +86,11 @@ int main(int argc, char **argv)
     void *workspace = cl_device_alloc_zeroed(workspace_bytes);
     /* rounded to BF16 as they are made, on their way to the GPU, outside any timing: the host
        keeps no copy (the check draws again what it needs) */
-    cl_make_matrix(d_a, CL_ON_DEVICE, a_count, opt.seed, 1, "A");
-    cl_make_matrix(d_b, CL_ON_DEVICE, b_count, opt.seed + 1, 1, "B");
-    run_args args = {d_a, d_b, d_c, workspace, m, n, k, opt.seed, NULL};
+    const cl_product product = {m, n, k, opt.seed, 1};
+    cl_make_product(d_a, d_b, CL_ON_DEVICE, product);
+    cl_product_check *check =
+        opt.check ? cl_product_check_open(product, 0, opt.seed, opt.n_text) : NULL;
+    run_args args = {d_a, d_b, d_c, workspace, m, n, k, check};
     const cl_run run = {launch, poison_output, check_output, &args};
 
     cl_report *report = &bench.report;
@@ -116,7 +113,7 @@ int main(int argc, char **argv)
         cl_product_read_bound(report,
                               2.0 * ((double)a_count + (double)b_count) + 4.0 * m * (double)n,
                               ceilings->read_gbps);
-    cl_product_check_close(args.check);
+    cl_product_check_close(check);
 
     CL_CUDA_CHECK(cudaFree(d_a));
     CL_CUDA_CHECK(cudaFree(d_b));

@@ -5,6 +5,7 @@
  */
 #include "cl_gemm_check.h"
 
+#include "cl_device.h"
 #include "cl_options.h"
 #include "cl_parallel.h"
 #include "cl_random.h"
@@ -101,7 +102,8 @@ unsigned short cl_bf16_round(float *x)
 
 typedef struct {
     uint64_t seed;
-    int bf16;
+    int bf16; /* the values rounded to BF16 */
+    int bits; /* written as BF16 bit patterns (the GPU's A and B), else as floats */
 } make_args;
 
 /* One draw per element: element i comes from draw i of the seed's stream, on any thread. */
@@ -109,7 +111,7 @@ WIDE static void make_piece(void *context, void *piece, size_t first, size_t beg
 {
     const make_args *f = (const make_args *)context;
     uint64_t state = cl_random_at(f->seed, begin);
-    if (f->bf16) {
+    if (f->bits) {
         unsigned short *bits = (unsigned short *)piece;
         for (size_t i = begin; i < end; i++) {
             const float x = draw_element(&state, 1);
@@ -120,29 +122,24 @@ WIDE static void make_piece(void *context, void *piece, size_t first, size_t beg
     } else {
         float *x = (float *)piece;
         for (size_t i = begin; i < end; i++)
-            x[i - first] = draw_element(&state, 0);
+            x[i - first] = draw_element(&state, f->bf16);
     }
-}
-
-/* The same elements as floats (BF16 values where bf16): the full check's host copies. */
-WIDE static void make_float_piece(void *context, void *piece, size_t first, size_t begin,
-                                  size_t end)
-{
-    const make_args *f = (const make_args *)context;
-    uint64_t state = cl_random_at(f->seed, begin);
-    float *x = (float *)piece;
-    for (size_t i = begin; i < end; i++)
-        x[i - first] = draw_element(&state, f->bf16);
 }
 
 void cl_make_matrix(void *dst, cl_place where, size_t count, uint64_t seed, int bf16,
                     const char *name)
 {
-    make_args f = {seed, bf16};
+    make_args f = {seed, bf16, bf16};
     char doing[96];
     snprintf(doing, sizeof doing, "making %%s of %s%s", bf16 ? "BF16 " : "", name);
     cl_make(dst, where, count, bf16 ? sizeof(unsigned short) : sizeof(float), CL_CHUNK, make_piece,
             &f, doing);
+}
+
+void cl_make_product(void *a, void *b, cl_place where, cl_product p)
+{
+    cl_make_matrix(a, where, (size_t)p.m * (size_t)p.k, p.seed, p.bf16, "A");
+    cl_make_matrix(b, where, (size_t)p.k * (size_t)p.n, p.seed + 1, p.bf16, "B");
 }
 
 double cl_product_element(const float *a, const float *b, int n, int k, int i, int j, int min_plus,
@@ -173,8 +170,9 @@ double cl_product_element(const float *a, const float *b, int n, int k, int i, i
 struct cl_product_check {
     cl_product p;
     int min_plus;
-    float *a, *b; /* every element checked: A and B on the host (small: m n k <= 2^28) */
-    size_t count; /* else the elements listed: the edge rows, the edge columns, the samples */
+    const char *n_text; /* the option behind the sizes, for a failed allocation's line */
+    float *a, *b;       /* every element checked: A and B on the host (small: m n k <= 2^28) */
+    size_t count;       /* else the elements listed: the edge rows, the edge columns, the samples */
     size_t *rows, *cols;
     double *want, *magnitude;
 };
@@ -396,14 +394,6 @@ static uint64_t next_index(uint64_t *state, uint64_t bound)
     return (*state >> 33) % bound;
 }
 
-static void *checked_malloc(size_t bytes)
-{
-    void *p = malloc(bytes > 0 ? bytes : 1);
-    if (p == NULL)
-        abort();
-    return p;
-}
-
 /* Draws line @p index of A (a row: k elements in a row) or of B (a column: k elements n apart). */
 static void draw_line(float *to, const cl_product *p, int of_b, size_t index)
 {
@@ -413,31 +403,39 @@ static void draw_line(float *to, const cl_product *p, int of_b, size_t index)
                      : cl_matrix_element(p->seed, index * k + q, p->bf16);
 }
 
-cl_product_check *cl_product_check_open(cl_product p, int min_plus, uint64_t sample_seed)
+cl_product_check *cl_product_check_open(cl_product p, int min_plus, uint64_t sample_seed,
+                                        const char *n_text)
 {
-    cl_product_check *check = (cl_product_check *)checked_malloc(sizeof *check);
+    cl_product_check *check =
+        (cl_product_check *)cl_host_alloc(n_text, sizeof *check, "the product's check");
     memset(check, 0, sizeof *check);
     check->p = p;
     check->min_plus = min_plus;
+    check->n_text = n_text;
     const size_t m = (size_t)p.m, n = (size_t)p.n, k = (size_t)p.k;
     if ((uint64_t)m * n * k <= CL_PRODUCT_FULL_CHECK_MACS) {
         /* every element: A and B on the host, as floats (at most 2^28 elements, where n is 1) */
-        check->a = (float *)checked_malloc(m * k * sizeof *check->a);
-        check->b = (float *)checked_malloc(k * n * sizeof *check->b);
+        cl_require_host_memory(n_text, (m * k + k * n) * sizeof(float));
+        check->a = (float *)cl_host_alloc(n_text, m * k * sizeof *check->a, "A's reference copy");
+        check->b = (float *)cl_host_alloc(n_text, k * n * sizeof *check->b, "B's reference copy");
         for (int of_b = 0; of_b < 2; of_b++) {
-            make_args f = {p.seed + (uint64_t)of_b, p.bf16};
+            make_args f = {p.seed + (uint64_t)of_b, p.bf16, 0};
             cl_make(of_b ? check->b : check->a, CL_ON_HOST, of_b ? k * n : m * k, sizeof(float),
-                    CL_CHUNK, make_float_piece, &f, of_b ? "drawing B again" : "drawing A again");
+                    CL_CHUNK, make_piece, &f, of_b ? "drawing B again" : "drawing A again");
         }
         return check;
     }
     /* the first and last rows and columns, where partial tiles live, and samples drawn from the
        seed: their reference now, from the inputs drawn again (the host keeps no copy of A or B) */
     check->count = 2 * n + 2 * m + CL_PRODUCT_CHECK_SAMPLES;
-    check->rows = (size_t *)checked_malloc(check->count * sizeof *check->rows);
-    check->cols = (size_t *)checked_malloc(check->count * sizeof *check->cols);
-    check->want = (double *)checked_malloc(check->count * sizeof *check->want);
-    check->magnitude = (double *)checked_malloc(check->count * sizeof *check->magnitude);
+    check->rows =
+        (size_t *)cl_host_alloc(n_text, check->count * sizeof *check->rows, "the checked elements");
+    check->cols =
+        (size_t *)cl_host_alloc(n_text, check->count * sizeof *check->cols, "the checked elements");
+    check->want =
+        (double *)cl_host_alloc(n_text, check->count * sizeof *check->want, "the reference");
+    check->magnitude =
+        (double *)cl_host_alloc(n_text, check->count * sizeof *check->magnitude, "the reference");
     for (size_t j = 0; j < n; j++) {
         check->rows[j] = 0, check->cols[j] = j;
         check->rows[n + j] = m - 1, check->cols[n + j] = j;
@@ -451,7 +449,7 @@ cl_product_check *cl_product_check_open(cl_product p, int min_plus, uint64_t sam
         check->rows[s] = (size_t)next_index(&state, (uint64_t)m);
         check->cols[s] = (size_t)next_index(&state, (uint64_t)n);
     }
-    float *lines = (float *)checked_malloc(4 * k * sizeof *lines);
+    float *lines = (float *)cl_host_alloc(n_text, 4 * k * sizeof *lines, "the edge lines");
     draw_line(lines, &p, 0, 0);
     draw_line(lines + k, &p, 0, m - 1);
     draw_line(lines + 2 * k, &p, 1, 0);
@@ -477,7 +475,7 @@ cl_worst cl_product_check_run(const cl_product_check *check, const float *c, cl_
         /* every element: all of C in host memory (at most 2^28 elements, where k is 1) */
         float *host_c = NULL;
         if (where == CL_ON_DEVICE) {
-            host_c = (float *)checked_malloc(m * n * sizeof *host_c);
+            host_c = (float *)cl_host_alloc(check->n_text, m * n * sizeof *host_c, "C");
             cl_copy_to_host(host_c, c, m * n * sizeof *host_c, "C");
         }
         x.c = host_c != NULL ? host_c : c;
@@ -487,7 +485,8 @@ cl_worst cl_product_check_run(const cl_product_check *check, const float *c, cl_
         return worst;
     }
     /* only the elements checked cross the bus: C itself can be 16 GiB */
-    float *got = (float *)checked_malloc(check->count * sizeof *got);
+    float *got =
+        (float *)cl_host_alloc(check->n_text, check->count * sizeof *got, "C's checked elements");
     cl_read(got, c, where, n, sizeof *got, 1);
     cl_read(got + n, c + (m - 1) * n, where, n, sizeof *got, 1);
     cl_read(got + 2 * n, c, where, m, sizeof *got, n);

@@ -50,6 +50,9 @@ float cl_matrix_element(uint64_t seed, size_t index, int bf16);
 void cl_make_matrix(void *dst, cl_place where, size_t count, uint64_t seed, int bf16,
                     const char *name);
 
+/** Makes @p product's A at @p a and B at @p b (cl_make_matrix(), each from its own stream). */
+void cl_make_product(void *a, void *b, cl_place where, cl_product product);
+
 /**
  * Rounds *x to BF16 (to nearest, ties to even) in place and returns its bit pattern: the float
  * left is exactly the value the GPU receives.
@@ -80,9 +83,12 @@ typedef struct cl_product_check cl_product_check;
  * (the first and last rows and columns, and samples drawn from @p sample_seed), from A and B drawn
  * again, so that the check after timing costs only their fetch. A row of C walks B's rows, drawn
  * a few hundred elements at a time (never a column of B with a stride of n); a column walks A's
- * rows. The sums run over p in order, in double: the same values on any number of threads.
+ * rows. The sums run over p in order, in double: the same values on any number of threads. The
+ * harness opens it while setting up, as the other lessons take their reference; host memory it
+ * cannot have is one line naming @p n_text (the option behind the sizes) and exit 2.
  */
-cl_product_check *cl_product_check_open(cl_product product, int min_plus, uint64_t sample_seed);
+cl_product_check *cl_product_check_open(cl_product product, int min_plus, uint64_t sample_seed,
+                                        const char *n_text);
 
 /**
  * Compares C with the reference: the worst element by |c - exact| / Σ|a·b| (with min-plus: 1

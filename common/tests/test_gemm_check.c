@@ -12,6 +12,7 @@
 #include "cl_unit.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,8 +80,34 @@ int main(void)
                 a[i] = cl_matrix_element(71, i, bf16);
             for (size_t i = 0; i < (size_t)k * n; i++)
                 b[i] = cl_matrix_element(72, i, bf16);
+            /* cl_make_product makes the same A and B (as BF16 bit patterns where bf16) */
+            if (r == 0) {
+                const size_t item = bf16 ? sizeof(unsigned short) : sizeof(float);
+                unsigned char *made_a = malloc((size_t)m * k * item);
+                unsigned char *made_b = malloc((size_t)k * n * item);
+                cl_make_product(made_a, made_b, CL_ON_HOST, product);
+                int same = 1;
+                for (int of_b = 0; of_b < 2; of_b++) {
+                    const float *want = of_b ? b : a;
+                    const unsigned char *made = of_b ? made_b : made_a;
+                    for (size_t i = 0; i < (of_b ? (size_t)k * n : (size_t)m * k); i++) {
+                        uint32_t word;
+                        memcpy(&word, &want[i], sizeof word);
+                        if (bf16) {
+                            unsigned short bits;
+                            memcpy(&bits, made + i * item, sizeof bits);
+                            same &= bits == (unsigned short)(word >> 16);
+                        } else {
+                            same &= memcmp(made + i * item, &word, sizeof word) == 0;
+                        }
+                    }
+                }
+                EXPECT(same);
+                free(made_a);
+                free(made_b);
+            }
             exact_product(a, b, c, m, n, k, rings[r]);
-            cl_product_check *check = cl_product_check_open(product, rings[r], 73);
+            cl_product_check *check = cl_product_check_open(product, rings[r], 73, "test");
             cl_worst worst = cl_product_check_run(check, c, CL_ON_HOST);
             EXPECT(worst.error <= (rings[r] ? 0.0 : cl_float_gamma(k)));
             /* one wrong element in the last row, then one in the first column */
@@ -90,11 +117,11 @@ int main(void)
                 const float kept = *at;
                 *at += 0.25f;
                 cl_set_threads(1);
-                cl_product_check *check1 = cl_product_check_open(product, rings[r], 73);
+                cl_product_check *check1 = cl_product_check_open(product, rings[r], 73, "test");
                 const cl_worst worst1 = cl_product_check_run(check1, c, CL_ON_HOST);
                 cl_product_check_close(check1);
                 cl_set_threads(5);
-                cl_product_check *check5 = cl_product_check_open(product, rings[r], 73);
+                cl_product_check *check5 = cl_product_check_open(product, rings[r], 73, "test");
                 worst = cl_product_check_run(check5, c, CL_ON_HOST);
                 cl_product_check_close(check5);
                 EXPECT(memcmp(&worst, &worst1, sizeof worst) == 0);
