@@ -1,6 +1,6 @@
 /**
  * @file four_claims.cu
- * @brief Exercise "A bigger sample" of 04-histogram (part 2), a solution: v13 with the first four
+ * @brief Exercise "A bigger sample" of 04-histogram (part 2), a solution: v14 with the first four
  * vectors per thread claiming cache slots instead of one.
  *
  * A larger sample sees more of the frequent bins before the slots are fixed, at the cost of four

@@ -192,10 +192,56 @@ def warp_copies():
     svgfig.save(fig, "warp_copies")
 
 
-# 4. v9: the bins sliced over the 4 blocks of a cluster, counted through distributed shared memory.
+# 3b. v6 -> v9: a word of four equal pixels counted by one add of 4.
+def merged_runs():
+    fig = svgfig.Figure(820, 330, "Merged runs: a word of four equal pixels is one add of 4")
+    header(fig, "v6 → v9: a run of four equal pixels, one atomic",
+           "One thread's two 32-bit words, four pixels each; below, bins 0–9 of its lane's copy.")
+    words = [[7, 7, 7, 7], [3, 9, 3, 1]]
+    cell, bin_w = 30, 36
+
+    def side(x0, merge):
+        adds = 0
+        bins_x = x0 + 10
+        fig.cells(bins_x, 222, 10, bin_w, ACTIVE_LIGHT, [str(b) for b in range(10)])
+        fig.text(bins_x + 5 * bin_w, 274, "the lane's copy: bins 0–9", size=12, anchor="middle",
+                 color=MUTED)
+        for w, word in enumerate(words):
+            wx = x0 + 20 + w * 170
+            run = merge and len(set(word)) == 1
+            fig.cells(wx, 110, 4, cell, GOOD_LIGHT if run else "white",
+                      [str(v) for v in word], label_size=13)
+            fig.text(wx + 2 * cell, 100, f"word {w}" + (": a run" if run else ""), size=12,
+                     anchor="middle", color=GOOD if run else MUTED)
+            if run:
+                tx = bins_x + word[0] * bin_w + bin_w / 2
+                fig.arrow(wx + 2 * cell, 141, tx, 221, color=GOOD, width=3)
+                fig.text((wx + 2 * cell + tx) / 2 - 6, 170, "+4", size=15, bold=True, color=GOOD)
+                adds += 1
+                continue
+            for k, v in enumerate(word):
+                tx = bins_x + v * bin_w + 6 + 8 * k
+                fig.arrow(wx + k * cell + cell / 2, 141, tx, 221, color=ACTIVE, width=1.3)
+                adds += 1
+        return adds
+
+    fig.text(16, 76, "v6: one atomicAdd per pixel", size=14, bold=True)
+    n6 = side(16, False)
+    fig.line(410, 64, 410, 290, color=GRID)
+    fig.text(426, 76, "v9: equal neighbours merged first", size=14, bold=True)
+    n9 = side(426, True)
+    notes(fig, 16, 300, [
+        f"v6: {n6} atomics for 8 pixels, whatever their values. v9: {n9}; its check, "
+        "word == (word & 0xff) × 0x01010101,",
+        "is a multiply, a compare and a branch on every word, paid where no word is a run too."],
+        size=13)
+    svgfig.save(fig, "merged_runs")
+
+
+# 4. v10: the bins sliced over the 4 blocks of a cluster, counted through distributed shared memory.
 def cluster_slices():
     fig = svgfig.Figure(820, 414, "Cluster slices: each block holds one slice of the bins")
-    header(fig, "v9: the bins in slices over a thread-block cluster (cc 9.0)",
+    header(fig, "v10: the bins in slices over a thread-block cluster (cc 9.0)",
            "C = 4 blocks, one per SM, run at once; block r's shared memory holds slice r: 2^15 "
            "bins, 128 KB.")
     values = [[1000, 70000, 20000], [40000, 110000, 50000],
@@ -240,15 +286,15 @@ def cluster_slices():
                      (449, "cluster barrier: all counts landed")]:
         fig.rect(x, y - 6, 14, 46, fill=INK, stroke=INK)
         fig.text(x + 7, y + 62, label, size=12, anchor="middle", color=INK)
-    fig.text(16, 402, "A count for another block's slice costs far more than a local one: v10 "
+    fig.text(16, 402, "A count for another block's slice costs far more than a local one: v11 "
              "makes 65536 bins fit one block instead.", size=13, color=MUTED)
     svgfig.save(fig, "cluster_slices")
 
 
-# 5. v10: two 16-bit counters in a word; 2^15 handed to global memory.
+# 5. v11: two 16-bit counters in a word; 2^15 handed to global memory.
 def packed_counters():
     fig = svgfig.Figure(820, 388, "Packed counters: two 16-bit counters per word, hand-off at 2^15")
-    header(fig, "v10: two 16-bit counters in one 32-bit word",
+    header(fig, "v11: two 16-bit counters in one 32-bit word",
            "Bin v is half v % 2 of word v / 2: 65536 bins in 128 KB, one block. Its add is "
            "1 << 16·(v % 2), that is 1 or 2^16.")
     x0, wy = 150, 84
@@ -303,10 +349,10 @@ def packed_counters():
     svgfig.save(fig, "packed_counters")
 
 
-# 6. v13: a direct-mapped cache of bins, claimed by a sample; hits in shared, misses in global.
+# 6. v14: a direct-mapped cache of bins, claimed by a sample; hits in shared, misses in global.
 def bin_cache():
     fig = svgfig.Figure(820, 414, "Bin cache: slots of (bin, count) in shared memory")
-    header(fig, "v13: a cache of bins instead of cluster slices, past 116224 bins",
+    header(fig, "v14: a cache of bins instead of cluster slices, past 116224 bins",
            "16384 slots of (tag, count), 128 KB a block; bin v may only sit in slot v & 16383. "
            "2^18 bins here.")
     slots = ["0", "1", "2", "3", "4", "5", "6", "7", "…", "16383"]
@@ -375,6 +421,7 @@ def bin_cache():
 privatization()
 lane_copies()
 warp_copies()
+merged_runs()
 cluster_slices()
 packed_counters()
 bin_cache()

@@ -1,25 +1,25 @@
 /**
- * @file v11_warp_bins.cu
- * @brief v11: v10 with one atomic per warp when all 32 lanes hold the same bin: lane 0 adds 32.
+ * @file v13_loads_across_rounds.cu
+ * @brief v13: v12 with the next round's loads issued before this round's values are counted, so
+ * that the round barrier no longer empties the memory pipe; four vectors per round to make room
+ * for them in the registers.
  *
- * v10's `one` case is slow. When lanes add 1 to one shared address, the hardware merges them into
- * one update (`ATOMS.POPC.INC`: v4 counts one bin at the bandwidth). v10's add is 1 or 2^16, a
- * register, and it returns the old word: lanes on one word are then served one after another, 32
- * updates for one instruction. A shuffle and a vote find the warp whose lanes all hold lane 0's
- * value; lane 0 adds 32 for them, and the hand-off test becomes "this add crossed 2^15" (old below,
- * old + count at or above). The rounds still bound a counter's rise by the values counted, 32 per
- * thread, so the argument below holds unchanged. The test needs all 32 lanes, which the rounds
- * already give (a lane past the end holds NO_VALUE).
+ * With one block of 1024 threads per SM, a barrier stops every warp of the SM: in v12 each round
+ * loads its 8 vectors, counts them, and meets at the barrier with no load outstanding, so DRAM
+ * idles while the last warps count. v13 keeps the next round's vectors in flight across the barrier
+ * (software pipelining: load round r + 1, count round r). Holding two rounds of 8 vectors would
+ * take 64 registers for data alone, past the 64 a thread of a 1024-thread block may have, so a
+ * round is 4 vectors (16 values per thread), and a counter rises by at most 1024 × 16 = 2^14 per
+ * round: the bound below holds with room to spare.
  *
- * From v10: two bins share a word (bin v is half v % 2 of word v / 2), so one bin's increment is 1
+ * From v11: two bins share a word (bin v is half v % 2 of word v / 2), so one bin's increment is 1
  * or 2^16, and a counter must never pass 65535: its carry would land in its neighbour. The atomic
  * returns the old word, and the one thread whose add takes a counter to 2^15 or past subtracts 2^15
  * from it and adds 2^15 to the bin in global memory. The block counts in rounds separated by
- * barriers, each thread at most 32 values per round, so a counter rises by at most 1024 × 32 =
- * 2^15 in a round; it starts each round below 2^15 (the subtraction of the round it crossed
- * happened before the barrier), so it never passes 2^15 − 1 + 2^15 = 65535, on any data.
- * Up to v9's one-block limit the 32-bit counters stay: halves cost a second instruction per value
- * and the round barriers, for nothing where the 32-bit ones fit.
+ * barriers, each thread at most 16 values per round; a counter starts each round below 2^15 (the
+ * subtraction of the round it crossed happened before the barrier), so it never passes
+ * 2^15 − 1 + 2^14, on any data. From v12: a warp whose lanes all hold one bin adds 32 with one
+ * atomic. Up to v10's one-block limit the 32-bit counters stay.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -29,7 +29,7 @@
 #define SLICE_SHIFT   15   /* a cluster's slices hold 2^15 bins each, 128 KB of 32-bit counters */
 #define CLUSTER_MAX   8    /* the largest portable cluster */
 #define ONE_SLICE     24   /* one block holds every bin: v >> 24 is 0 for any v < 2^24 */
-#define ROUND_VECTORS 8    /* 16-byte loads per thread per round: 32 u32 values */
+#define ROUND_VECTORS 4    /* 16-byte loads per thread per round: 16 u32 values */
 #define HANDOFF       0x8000u /* 2^15: where a 16-bit counter hands its count to global memory */
 #define NO_VALUE      0xffffffffu /* never < bins (bins <= 2^24) */
 #define FULL_WARP     0xffffffffu
@@ -163,14 +163,21 @@ __global__ void __launch_bounds__(BLOCK_SIZE, 1)
     const size_t vectors = n / 4;
     const uint4 *vec = (const uint4 *)in;
     /* the rounds are the block's, so that every thread reaches every barrier: a thread past the
-       end counts NO_VALUE */
+       end counts NO_VALUE; next[] holds the round after the one being counted */
+    uint4 next[ROUND_VECTORS];
+#pragma unroll
+    for (int k = 0; k < ROUND_VECTORS; k++) {
+        const size_t i = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x + k * stride;
+        next[k] = i < vectors ? __ldg(vec + i) : make_uint4(NO_VALUE, NO_VALUE, NO_VALUE, NO_VALUE);
+    }
     for (size_t round = (size_t)blockIdx.x * BLOCK_SIZE; round < vectors;
          round += ROUND_VECTORS * stride) {
         uint4 w[ROUND_VECTORS];
 #pragma unroll
         for (int k = 0; k < ROUND_VECTORS; k++) {
-            const size_t i = round + threadIdx.x + k * stride;
-            w[k] =
+            w[k] = next[k];
+            const size_t i = round + ROUND_VECTORS * stride + threadIdx.x + k * stride;
+            next[k] =
                 i < vectors ? __ldg(vec + i) : make_uint4(NO_VALUE, NO_VALUE, NO_VALUE, NO_VALUE);
         }
 #pragma unroll

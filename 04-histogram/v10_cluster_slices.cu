@@ -1,32 +1,28 @@
 /**
- * @file v10_packed_counters.cu
- * @brief v10: v9 with 16-bit counters, two to a 32-bit word, where 32-bit ones would need a
- * cluster: 65536 bins fit one block's 128 KB, and every count stays in the block's own shared
- * memory. A counter that reaches 2^15 moves 2^15 to the global histogram.
+ * @file v10_cluster_slices.cu
+ * @brief v10: a new path — histograms too large for one block's shared memory. The bins are cut
+ * into slices over the blocks of a thread-block cluster, each slice in its block's shared memory,
+ * and every value is counted in the slice that owns it through distributed shared memory.
  *
- * v9's remote counts cost far more than local ones. Halving the counter halves the bytes per bin,
- * and a histogram of up to twice v9's one-block limit fits one block again. Two bins share a word
- * (bin v is half v % 2 of word v / 2), so one bin's increment is 1 or 2^16, and a counter must
- * never pass 65535: its carry would land in its neighbour. The rule that prevents it: the atomic
- * returns the old word, and the one thread whose add takes a counter from 2^15 − 1 to 2^15
- * subtracts 2^15 from it and adds 2^15 to the bin in global memory. The block counts in rounds
- * separated by barriers, each thread at most 32 values per round, so a counter rises by at most
- * 1024 × 32 = 2^15 in a round; it starts each round below 2^15 (the subtraction of the round it
- * crossed happened before the barrier), so it never passes 2^15 − 1 + 2^15 = 65535, on any data.
- * Up to v9's one-block limit the 32-bit counters stay: halves cost a second instruction per value
- * and the round barriers, for nothing where the 32-bit ones fit.
+ * v2–v9 fall back to v1's global atomics past 12288 bins (48 KB of 32-bit counters). This path
+ * starts again from v4's single histogram per block, which needs the least shared memory per bin,
+ * and gives it all the shared memory a block may opt in to (227 KB on an H100: 58112 bins). Past
+ * that, a cluster of C blocks (compute capability 9.0) holds C slices of 2^15 bins (128 KB each):
+ * any block of the cluster may address the others' shared memory (`__cluster_map_shared_rank`
+ * maps a pointer into another block's window), so the cluster holds one histogram of up to
+ * 8 × 2^15 = 2^18 bins, and each block counts its values into whichever slice owns them. A count
+ * for another block's slice travels over the network between the SMs of a GPC: the cost this step
+ * measures. Two cluster barriers fence the slices: nobody counts before every slice is zeroed,
+ * and nobody reads a slice before every count into it has landed.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "histogram.h"
 
-#define BLOCK_SIZE    1024 /* at 128 KB a block, one per SM: as many warps as it allows */
-#define SLICE_SHIFT   15   /* a cluster's slices hold 2^15 bins each, 128 KB of 32-bit counters */
-#define CLUSTER_MAX   8    /* the largest portable cluster */
-#define ONE_SLICE     24   /* one block holds every bin: v >> 24 is 0 for any v < 2^24 */
-#define ROUND_VECTORS 8    /* 16-byte loads per thread per round: 32 u32 values */
-#define HANDOFF       0x8000u /* 2^15: where a 16-bit counter hands its count to global memory */
-#define NO_VALUE      0xffffffffu /* never < bins (bins <= 2^24) */
+#define BLOCK_SIZE  1024 /* at 128 KB a block, one per SM: as many warps as it allows */
+#define SLICE_SHIFT 15   /* a cluster's slices hold 2^15 bins each, 128 KB of 32-bit counters */
+#define CLUSTER_MAX 8    /* the largest portable cluster */
+#define ONE_SLICE   24   /* one block holds every bin: v >> 24 is 0 for any v < 2^24 */
 
 __global__ void histogram_global(const void *in, size_t n, int is_u8, unsigned bins,
                                  unsigned long long *hist)
@@ -118,63 +114,6 @@ __global__ void __launch_bounds__(BLOCK_SIZE, 1)
     }
 }
 
-/* Adds one to bin v's 16-bit counter (v >= bins: not counted); the thread whose add takes it to
-   HANDOFF moves HANDOFF to the global histogram. */
-static __device__ void count_packed(unsigned *pairs, unsigned v, unsigned bins,
-                                    unsigned long long *hist)
-{
-    if (v >= bins)
-        return;
-    const unsigned shift = 16 * (v & 1);
-    const unsigned old = (atomicAdd(&pairs[v / 2], 1u << shift) >> shift) & 0xffffu;
-    if (old == HANDOFF - 1) {
-        atomicSub(&pairs[v / 2], HANDOFF << shift);
-        atomicAdd(&hist[v], (unsigned long long)HANDOFF);
-    }
-}
-
-__global__ void __launch_bounds__(BLOCK_SIZE, 1)
-    histogram_packed(const unsigned *in, size_t n, unsigned bins, unsigned long long *hist)
-{
-    extern __shared__ unsigned pairs[];
-    const unsigned words = (bins + 1) / 2;
-    for (unsigned w = threadIdx.x; w < words; w += BLOCK_SIZE)
-        pairs[w] = 0;
-    __syncthreads();
-    const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
-    const size_t vectors = n / 4;
-    const uint4 *vec = (const uint4 *)in;
-    /* the rounds are the block's, so that every thread reaches every barrier: a thread past the
-       end counts NO_VALUE */
-    for (size_t round = (size_t)blockIdx.x * BLOCK_SIZE; round < vectors;
-         round += ROUND_VECTORS * stride) {
-        uint4 w[ROUND_VECTORS];
-#pragma unroll
-        for (int k = 0; k < ROUND_VECTORS; k++) {
-            const size_t i = round + threadIdx.x + k * stride;
-            w[k] =
-                i < vectors ? __ldg(vec + i) : make_uint4(NO_VALUE, NO_VALUE, NO_VALUE, NO_VALUE);
-        }
-#pragma unroll
-        for (int k = 0; k < ROUND_VECTORS; k++) {
-            count_packed(pairs, w[k].x, bins, hist);
-            count_packed(pairs, w[k].y, bins, hist);
-            count_packed(pairs, w[k].z, bins, hist);
-            count_packed(pairs, w[k].w, bins, hist);
-        }
-        __syncthreads();
-    }
-    /* the n % 4 values after the last vector: at most one per thread, one more round */
-    const size_t i = vectors * 4 + (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
-    count_packed(pairs, i < n ? in[i] : NO_VALUE, bins, hist);
-    __syncthreads();
-    for (unsigned b = threadIdx.x; b < bins; b += BLOCK_SIZE) {
-        const unsigned count = (pairs[b / 2] >> (16 * (b & 1))) & 0xffffu;
-        if (count)
-            atomicAdd(&hist[b], (unsigned long long)count);
-    }
-}
-
 size_t histogram_workspace_bytes(size_t n, unsigned bins, input_type type)
 {
     (void)n, (void)bins, (void)type;
@@ -195,20 +134,6 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         CL_CUDA_CHECK(
             cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     }
-    const int is_u8 = type == TYPE_U8;
-    if (!is_u8 && (size_t)bins * sizeof(unsigned) > (size_t)shared_optin &&
-        (size_t)(bins + 1) / 2 * sizeof(unsigned) <= (size_t)shared_optin) {
-        const size_t shared_bytes = (size_t)(bins + 1) / 2 * sizeof(unsigned);
-        static size_t packed_limit; /* as allowed so far */
-        cl_allow_shared_bytes((const void *)histogram_packed, shared_bytes, &packed_limit);
-        const size_t resident =
-            cl_resident_blocks((const void *)histogram_packed, BLOCK_SIZE, shared_bytes);
-        const size_t wanted = (n / 4 + BLOCK_SIZE) / BLOCK_SIZE;
-        histogram_packed<<<(unsigned)(wanted < resident ? wanted : resident), BLOCK_SIZE,
-                           shared_bytes, stream>>>((const unsigned *)in, n, bins, hist);
-        CL_LAUNCH_CHECK("histogram_packed");
-        return;
-    }
     unsigned cluster = 1, slice_shift = ONE_SLICE, slice_bins = bins;
     if ((size_t)bins * sizeof(unsigned) > (size_t)shared_optin) {
         cluster = (bins + (1u << SLICE_SHIFT) - 1) >> SLICE_SHIFT;
@@ -217,7 +142,8 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
     }
     if (cluster > CLUSTER_MAX || (cluster > 1 && !has_clusters)) {
         const size_t blocks = (n + BLOCK_SIZE - 1) / BLOCK_SIZE; /* v1's kernel */
-        histogram_global<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, is_u8, bins, hist);
+        histogram_global<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, type == TYPE_U8, bins,
+                                                                      hist);
         CL_LAUNCH_CHECK("histogram_global");
         return;
     }
@@ -243,9 +169,9 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
     } else {
         resident = cl_resident_blocks((const void *)histogram_cluster, BLOCK_SIZE, shared_bytes);
     }
-    const size_t wanted = (n / (is_u8 ? 16 : 4) + BLOCK_SIZE) / BLOCK_SIZE;
+    const size_t wanted = (n / (type == TYPE_U8 ? 16 : 4) + BLOCK_SIZE) / BLOCK_SIZE;
     const size_t wanted_blocks = (wanted + cluster - 1) / cluster * cluster;
     config.gridDim = dim3((unsigned)(wanted_blocks < resident ? wanted_blocks : resident));
-    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, histogram_cluster, in, n, is_u8, bins, slice_shift,
-                                     slice_bins, hist));
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, histogram_cluster, in, n, (int)(type == TYPE_U8),
+                                     bins, slice_shift, slice_bins, hist));
 }

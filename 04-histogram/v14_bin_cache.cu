@@ -1,13 +1,13 @@
 /**
- * @file v13_bin_cache.cu
- * @brief v13: v12 with the bins past what one block's 16-bit counters hold counted through a
+ * @file v14_bin_cache.cu
+ * @brief v14: v13 with the bins past what one block's 16-bit counters hold counted through a
  * cache of bins in shared memory instead of a cluster's slices: the bins a block meets first take
  * its slots, and the rest go to global memory.
  *
- * Past 116224 bins v12 spreads 32-bit slices over a cluster (up to 2^18 bins) or falls back to
+ * Past 116224 bins v13 spreads 32-bit slices over a cluster (up to 2^18 bins) or falls back to
  * global atomics, and either way a skewed input concentrates its counts on one SM or one L2
  * address: one bin of 2^18 reads a few percent of the bandwidth. But a skewed input is the one a
- * few counters can serve. v13 gives each block 16384 slots of (bin, count), slot v % 16384 for bin
+ * few counters can serve. v14 gives each block 16384 slots of (bin, count), slot v % 16384 for bin
  * v; the block's first vector per thread (4096 values) claims them, each free slot going to the
  * first bin that asks (`atomicCAS` on its tag), and after a barrier the tags are frozen: a value
  * whose slot holds its bin is counted there, with a shared atomic, every other one with a global
@@ -15,9 +15,9 @@
  * the SM; a uniform input over many bins misses almost always and runs as global atomics did. The
  * counts leave the slots once, at the end. The loop keeps two vectors in flight per thread (v6's
  * step): with every value counted in the SM, one block of 1024 threads must still cover DRAM's
- * latency. Below 116224 bins v13 counts as v12 does.
+ * latency. Below 116224 bins v14 counts as v13 does.
  *
- * From v10–v12: up to 58112 bins (227 KB) one 32-bit histogram per block; up to 116224 bins 16-bit
+ * From v11–v13: up to 58112 bins (227 KB) one 32-bit histogram per block; up to 116224 bins 16-bit
  * counters, two to a word, handing 2^15 to global memory from the thread whose add reaches it, in
  * rounds of 16 values per thread between barriers (a counter rises by at most 1024 × 16 = 2^14 per
  * round, so it stays below 2^16 on any data); one atomic of 32 for a warp of one bin; the next

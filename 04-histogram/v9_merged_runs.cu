@@ -1,0 +1,192 @@
+/**
+ * @file v9_merged_runs.cu
+ * @brief v9: v6 with each word of four equal pixels counted by one add of 4 instead of four adds.
+ *
+ * v7 and v8 attacked contention on one counter, and lost: the hardware already merges a warp's
+ * adds of 1 to one shared address, and v6's lane copies leave nothing to collide. What binds v6 on
+ * pixels is the number of instructions a warp issues per pixel (unpack, compare, atomic), the same
+ * for every distribution. An image's flat regions (sky, background, a mask, the one-bin input)
+ * hold runs of equal neighbours, and a thread sees four neighbours in each 32-bit word: when they
+ * are equal it adds 4 with one atomic. The check is a multiply, a compare and a branch per word,
+ * paid on every word whatever the pixels; it pays back where words are runs (CUB's histogram
+ * merges runs too, value by value). u32 values, one per word, are counted as in v6.
+ */
+#include "cl_cuda_check.h"
+#include "cl_device.h"
+#include "histogram.h"
+
+#define BLOCK_SIZE 512
+#define SHARED_BINS_MAX      12288 /* v4's one histogram per block, 48 KB */
+#define LANE_COPIES_BINS_MAX 384   /* 32 copies × 384 bins × 4 B = 48 KB */
+
+/* At most 32 registers per thread, so that 4 blocks of 512 threads fill an SM's 64 warps: the
+   compiler would otherwise take 48 and fit only 2, which measured slower than the few bytes this
+   spills to local memory. (Only where an SM holds 2048 threads: sm_80 and sm_90.) */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
+#define BLOCKS_PER_SM (2048 / BLOCK_SIZE)
+#else
+#define BLOCKS_PER_SM 1
+#endif
+
+__global__ void histogram_global(const void *in, size_t n, int is_u8, unsigned bins,
+                                 unsigned long long *hist)
+{
+    const size_t i = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    if (i >= n)
+        return;
+    const unsigned v = is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i];
+    if (v < bins)
+        atomicAdd(&hist[v], 1ull);
+}
+
+__global__ void histogram_vectorized(const void *in, size_t n, int is_u8, unsigned bins,
+                                     unsigned long long *hist)
+{
+    extern __shared__ unsigned block_hist[];
+    for (unsigned b = threadIdx.x; b < bins; b += BLOCK_SIZE)
+        block_hist[b] = 0;
+    __syncthreads();
+    const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
+    const size_t first = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    const size_t per_vector = is_u8 ? 16 : 4;
+    const size_t vectors = n / per_vector;
+    for (size_t i = first; i < vectors; i += stride) {
+        const uint4 w = ((const uint4 *)in)[i];
+        const unsigned words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            if (is_u8) {
+#pragma unroll
+                for (int byte = 0; byte < 4; byte++) {
+                    const unsigned v = (words[k] >> (8 * byte)) & 0xffu;
+                    if (v < bins)
+                        atomicAdd(&block_hist[v], 1u);
+                }
+            } else if (words[k] < bins) {
+                atomicAdd(&block_hist[words[k]], 1u);
+            }
+        }
+    }
+    for (size_t i = vectors * per_vector + first; i < n; i += stride) {
+        const unsigned v = is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i];
+        if (v < bins)
+            atomicAdd(&block_hist[v], 1u);
+    }
+    __syncthreads();
+    for (unsigned b = threadIdx.x; b < bins; b += BLOCK_SIZE) {
+        const unsigned count = block_hist[b];
+        if (count)
+            atomicAdd(&hist[b], (unsigned long long)count);
+    }
+}
+
+/* Counts `count` values of bin v in this lane's copy, which starts at word l: word v * 32 + l sits
+   in bank l. */
+static __device__ void count_in_copy(unsigned *lane_copy, unsigned v, unsigned count, unsigned bins)
+{
+    if (v < bins)
+        atomicAdd(&lane_copy[v * 32], count);
+}
+
+/* Counts the four pixels of a word: one add of 4 when they are equal (a run), else one add each. */
+static __device__ void count_pixels(unsigned *lane_copy, unsigned word, unsigned bins)
+{
+    const unsigned first = word & 0xffu;
+    if (word == first * 0x01010101u) {
+        count_in_copy(lane_copy, first, 4u, bins);
+        return;
+    }
+#pragma unroll
+    for (int byte = 0; byte < 4; byte++)
+        count_in_copy(lane_copy, (word >> (8 * byte)) & 0xffu, 1u, bins);
+}
+
+__global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
+    histogram_lane_copies(const void *in, size_t n, int is_u8, unsigned bins,
+                          unsigned long long *hist)
+{
+    extern __shared__ unsigned copies[]; /* 32 copies, interleaved: word v * 32 + lane */
+    unsigned *lane_copy = copies + threadIdx.x % 32;
+    for (unsigned w = threadIdx.x; w < bins * 32; w += BLOCK_SIZE)
+        copies[w] = 0;
+    __syncthreads();
+    const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
+    const size_t first = (size_t)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    const size_t per_vector = is_u8 ? 16 : 4;
+    const size_t vectors = n / per_vector;
+    const uint4 *vec = (const uint4 *)in;
+    size_t i = first;
+    for (; i + stride < vectors; i += 2 * stride) {
+        const uint4 w0 = __ldg(vec + i), w1 = __ldg(vec + i + stride);
+        const unsigned words[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            if (is_u8)
+                count_pixels(lane_copy, words[k], bins);
+            else
+                count_in_copy(lane_copy, words[k], 1u, bins);
+        }
+    }
+    for (; i < vectors; i += stride) {
+        const uint4 w = __ldg(vec + i);
+        const unsigned words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            if (is_u8)
+                count_pixels(lane_copy, words[k], bins);
+            else
+                count_in_copy(lane_copy, words[k], 1u, bins);
+        }
+    }
+    for (i = vectors * per_vector + first; i < n; i += stride)
+        count_in_copy(lane_copy, is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i],
+                      1u, bins);
+    __syncthreads();
+    /* A copy counts at most this block's share of n, far below 2^32 for any n that fits on a GPU
+       (the grid has at least one block per SM); the 32 copies are summed in 64 bits. */
+    for (unsigned b = threadIdx.x; b < bins; b += BLOCK_SIZE) {
+        unsigned long long count = 0;
+        for (unsigned l = 0; l < 32; l++) /* lane (l + b) % 32 first: 32 threads, 32 banks */
+            count += copies[b * 32 + (l + b) % 32];
+        if (count)
+            atomicAdd(&hist[b], count);
+    }
+}
+
+size_t histogram_workspace_bytes(size_t n, unsigned bins, input_type type)
+{
+    (void)n, (void)bins, (void)type;
+    return 0;
+}
+
+void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigned long long *hist,
+               void *workspace, cudaStream_t stream)
+{
+    (void)workspace;
+    CL_CUDA_CHECK(cudaMemsetAsync(hist, 0, bins * sizeof(unsigned long long), stream));
+    const size_t blocks = (n + BLOCK_SIZE - 1) / BLOCK_SIZE; /* v1's fallback grid */
+    if (bins > SHARED_BINS_MAX) {
+        histogram_global<<<(unsigned)blocks, BLOCK_SIZE, 0, stream>>>(in, n, type == TYPE_U8, bins,
+                                                                      hist);
+        CL_LAUNCH_CHECK("histogram_global");
+        return;
+    }
+    const size_t wanted = (n / (type == TYPE_U8 ? 16 : 4) + BLOCK_SIZE) / BLOCK_SIZE;
+    if (bins > LANE_COPIES_BINS_MAX) {
+        const size_t shared_bytes = bins * sizeof(unsigned);
+        const size_t resident =
+            cl_resident_blocks((const void *)histogram_vectorized, BLOCK_SIZE, shared_bytes);
+        const size_t grid = wanted < resident ? wanted : resident;
+        histogram_vectorized<<<(unsigned)grid, BLOCK_SIZE, shared_bytes, stream>>>(
+            in, n, type == TYPE_U8, bins, hist);
+        CL_LAUNCH_CHECK("histogram_vectorized");
+        return;
+    }
+    const size_t shared_bytes = 32 * bins * sizeof(unsigned);
+    const size_t resident =
+        cl_resident_blocks((const void *)histogram_lane_copies, BLOCK_SIZE, shared_bytes);
+    const size_t grid = wanted < resident ? wanted : resident;
+    histogram_lane_copies<<<(unsigned)grid, BLOCK_SIZE, shared_bytes, stream>>>(
+        in, n, type == TYPE_U8, bins, hist);
+    CL_LAUNCH_CHECK("histogram_lane_copies");
+}
