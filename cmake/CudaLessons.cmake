@@ -406,8 +406,17 @@ function(cuda_lessons_add_lesson)
                     COMMAND cl_runner --skip-ok ${runner_args} "${bin_dir}"
                     DEPENDS ${targets} cl_runner USES_TERMINAL VERBATIM
                     COMMENT "Running every version of ${lesson}")
+  # the committed results: the described versions and the libraries, never a student's copy
+  # (vN_mine: the run target's table shows it, docs/results must not)
+  set(measured_args "")
+  foreach(source IN LISTS programs)
+    get_filename_component(stem "${source}" NAME_WE)
+    if(stem MATCHES "^baseline_" OR stem IN_LIST DESC_PROGRAMS)
+      list(APPEND measured_args --only "${stem}")
+    endif()
+  endforeach()
   _cl_add_measure_target(results ${lesson} "${lesson}.csv" "Measuring ${lesson}" "${targets}"
-                         ${runner_args} "${bin_dir}")
+                         ${measured_args} ${runner_args} "${bin_dir}")
   # the sweep: the best versions and the library over the shapes users meet
   if(L_SWEEP_CASES)
     set(sweep_args "")

@@ -13,6 +13,9 @@ rm -rf "$scratch" && mkdir -p "$scratch/docs" "$scratch/tools" || fail "cannot m
 cp -r "$root/cmake" "$root/common" "$scratch/" && cp "$root/docs/pages.py" "$scratch/docs/" &&
   cp "$root/tools/lessons.py" "$root/tools/grade.py" "$scratch/tools/" &&
   cp -r "$root/common/tests/fake_course/." "$scratch/" || fail "cannot copy the fake course"
+# a student's homework copy (README: "copy vK to vN_mine.cu"): the run targets show it, the
+# committed results must not
+cp "$scratch/01-fake/v2_fast.cu" "$scratch/01-fake/v3_mine.cu" || fail "cannot make a homework copy"
 build="$scratch/build"
 cmake -S "$scratch" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=75 \
   -DCUDA_LESSONS_GPU_TESTS=OFF > "$scratch/configure.log" 2>&1 ||
@@ -35,11 +38,15 @@ for t in run run-all run-01-fake; do
 done
 grep -q "n=2000" "$scratch/run-all.log" || fail "run-all did not run every case"
 
+grep -q "^v3_mine .* PASS" "$scratch/run-01-fake.log" || fail "run-01-fake left out the homework copy"
+
 target results-01-fake
 expect_rows 01-fake.csv "" 6
+expect_rows 01-fake.csv ",v3_mine," 0
 rm "$scratch/docs/results/01-fake.csv"
 target results
 expect_rows 01-fake.csv "^01-fake,v2_fast,n=2000," 1
+expect_rows 01-fake.csv ",v3_mine," 0
 grep -q '^| v2_fast' "$scratch/01-fake/README.md" || fail "results did not fill the page's table"
 grep -q 'v2 runs <!--m v2_fast "n=1000" vs-->1.333×<!--/m-->' "$scratch/01-fake/README.md" ||
   fail "results did not fill the page's numbers"
