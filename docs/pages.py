@@ -796,8 +796,11 @@ def glossary_links(text):
     def ref(m):
         anchor = m.group(1)
         return f"](@ref glossary_{anchor.replace('-', '_')})" if anchor else "](@ref glossary)"
-    return re.sub(r"\]\((?:\.\./)?docs/glossary\.md(?:#([a-z0-9_-]+))?\)", ref,
+    text = re.sub(r"\]\((?:\.\./)?docs/glossary\.md(?:#([a-z0-9_-]+))?\)", ref,
                   re.sub(r"\]\(\.\./docs/glossary\.md", "](docs/glossary.md", text))
+    # Doxygen shows a code span inside an @ref link's text with its backticks: an HTML link instead
+    return re.sub(r"\[`([^`\]\n]+)`\]\(@ref glossary_([a-z0-9_]+)\)",
+                  r'<a href="glossary.html#glossary_\2"><code>\1</code></a>', text)
 
 
 def glossary_site(root, out):

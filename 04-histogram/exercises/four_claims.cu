@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(BLOCK_SIZE, 1)
     for (size_t i = vectors * 4 + first; i < n; i += stride)
         count_cached(tags, counts, slots, in[i], bins, hist);
     __syncthreads();
-    /* a slot counts at most this block's share of n, far below 2^32 (see v8) */
+    /* a slot counts at most this block's share of n, far below 2^32 (see v6) */
     for (unsigned s = threadIdx.x; s < slots; s += BLOCK_SIZE)
         if (tags[s] != FREE_SLOT && counts[s] != 0)
             atomicAdd(&hist[tags[s]], (unsigned long long)counts[s]);

@@ -135,14 +135,14 @@ def lane_copies():
     svgfig.save(fig, "lane_copies")
 
 
-# 3. v7: one copy per warp (the textbook remedy), a loss.
+# 3b. v8: one copy per warp (the textbook remedy), a loss.
 WARP_VALUES = [2, 17, 34, 2, 200, 91, 2, 66, 45, 120, 150, 7, 250, 34, 163, 2,
                88, 29, 130, 201, 54, 111, 9, 77, 2, 181, 60, 143, 31, 222, 38, 101]
 
 
 def warp_copies():
     fig = svgfig.Figure(820, 412, "Warp copies: one histogram per warp, bank conflicts return")
-    header(fig, "v7: one copy per warp instead of per lane (a loss)",
+    header(fig, "v7 → v8: one copy per warp instead of per lane (a loss)",
            "512 threads = 16 warps, each with its own B counters, one copy after another "
            "(B = 256 pixels here).")
     bx, by, bw, bh = 16, 84, 84, 16
@@ -173,8 +173,8 @@ def warp_copies():
     # lanes adding 1 to one word merge into one update; a bank serves its different words in turn
     per_bank = [sum(1 for v in word if v % 32 == c) for c in range(32)]
     rows = [("bank", [str(c) for c in range(32)], MUTED),
-            ("v7 per bank", [str(k) if k else "" for k in per_bank], INK),
-            ("v5 per bank", ["1"] * 32, GOOD)]
+            ("v8 per bank", [str(k) if k else "" for k in per_bank], INK),
+            ("v7 per bank", ["1"] * 32, GOOD)]
     for i, (label, texts, color) in enumerate(rows):
         y = y0 + 8 * cell + 18 + 20 * i
         fig.text(x0 - 6, y, label, size=12, anchor="end", color=color)
@@ -185,17 +185,17 @@ def warp_copies():
     notes(fig, 16, 364, [
         "Numbers: the warp's lanes adding to that word (in a cell); below, the different words a "
         "bank serves. Equal values",
-        f"merge into one update, but bins 32 apart share a bank again: bank {per_bank.index(max(per_bank))} "
-        f"serves {max(per_bank)} words one after another.",
-        "The textbook remedy loses here: it spares contention between warps, which was never the "
-        "limit."])
+        f"adding 1 merge into one update, but bins 32 apart share a bank again: bank "
+        f"{per_bank.index(max(per_bank))} serves {max(per_bank)} words one after another.",
+        "A run's add of 4 is not merged: on one-bin pixels all 32 lanes queue on one word, where "
+        "v7's lanes each had their own."])
     svgfig.save(fig, "warp_copies")
 
 
-# 3b. v6 -> v9: a word of four equal pixels counted by one add of 4.
+# 3. v6 -> v7: a word of four equal pixels counted by one add of 4.
 def merged_runs():
     fig = svgfig.Figure(820, 330, "Merged runs: a word of four equal pixels is one add of 4")
-    header(fig, "v6 → v9: a run of four equal pixels, one atomic",
+    header(fig, "v6 → v7: a run of four equal pixels, one atomic",
            "One thread's two 32-bit words, four pixels each; below, bins 0–9 of its lane's copy.")
     words = [[7, 7, 7, 7], [3, 9, 3, 1]]
     cell, bin_w = 30, 36
@@ -228,10 +228,10 @@ def merged_runs():
     fig.text(16, 76, "v6: one atomicAdd per pixel", size=14, bold=True)
     n6 = side(16, False)
     fig.line(410, 64, 410, 290, color=GRID)
-    fig.text(426, 76, "v9: equal neighbours merged first", size=14, bold=True)
-    n9 = side(426, True)
+    fig.text(426, 76, "v7: equal neighbours merged first", size=14, bold=True)
+    n7 = side(426, True)
     notes(fig, 16, 300, [
-        f"v6: {n6} atomics for 8 pixels, whatever their values. v9: {n9}; its check, "
+        f"v6: {n6} atomics for 8 pixels, whatever their values. v7: {n7}; its check, "
         "word == (word & 0xff) × 0x01010101,",
         "is a multiply, a compare and a branch on every word, paid where no word is a run too."],
         size=13)

@@ -1,6 +1,6 @@
 /**
- * @file v7_warp_copies.cu
- * @brief v7: v6 with one copy of the histogram per warp instead of one per lane index: the
+ * @file v8_warp_copies.cu
+ * @brief v8: v7 with one copy of the histogram per warp instead of one per lane index: the
  * textbook remedy for contention, a dead end kept to be measured.
  *
  * The usual advice for skewed data is more private copies, one per warp, so that only the lanes
@@ -9,7 +9,7 @@
  * counters, laid out one after another: fewer copies (16 × B, so up to 768 bins fit in 48 KB
  * instead of 384), but a warp's 32 atomics land in whatever banks their bins fall in, as in v4:
  * bins 32 apart share a bank and are served one after another. The page measures
- * what that gives back against v6. Loads, grid and merge are v6's.
+ * what that gives back against v7. Loads, runs, grid and merge are v7's.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
@@ -81,11 +81,25 @@ __global__ void histogram_vectorized(const void *in, size_t n, int is_u8, unsign
     }
 }
 
-/* Counts bin v in this warp's copy: word v of it, in bank v % 32 whichever lane counts. */
-static __device__ void count_in_copy(unsigned *warp_copy, unsigned v, unsigned bins)
+/* Counts `count` values of bin v in this warp's copy: word v of it, in bank v % 32 whichever lane
+   counts. */
+static __device__ void count_in_copy(unsigned *warp_copy, unsigned v, unsigned count, unsigned bins)
 {
     if (v < bins)
-        atomicAdd(&warp_copy[v], 1u);
+        atomicAdd(&warp_copy[v], count);
+}
+
+/* Counts the four pixels of a word: one add of 4 when they are equal (a run), else one add each. */
+static __device__ void count_pixels(unsigned *warp_copy, unsigned word, unsigned bins)
+{
+    const unsigned first = word & 0xffu;
+    if (word == first * 0x01010101u) {
+        count_in_copy(warp_copy, first, 4u, bins);
+        return;
+    }
+#pragma unroll
+    for (int byte = 0; byte < 4; byte++)
+        count_in_copy(warp_copy, (word >> (8 * byte)) & 0xffu, 1u, bins);
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
@@ -108,13 +122,10 @@ __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
         const unsigned words[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
 #pragma unroll
         for (int k = 0; k < 8; k++) {
-            if (is_u8) {
-#pragma unroll
-                for (int byte = 0; byte < 4; byte++)
-                    count_in_copy(warp_copy, (words[k] >> (8 * byte)) & 0xffu, bins);
-            } else {
-                count_in_copy(warp_copy, words[k], bins);
-            }
+            if (is_u8)
+                count_pixels(warp_copy, words[k], bins);
+            else
+                count_in_copy(warp_copy, words[k], 1u, bins);
         }
     }
     for (; i < vectors; i += stride) {
@@ -122,18 +133,15 @@ __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
         const unsigned words[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
         for (int k = 0; k < 4; k++) {
-            if (is_u8) {
-#pragma unroll
-                for (int byte = 0; byte < 4; byte++)
-                    count_in_copy(warp_copy, (words[k] >> (8 * byte)) & 0xffu, bins);
-            } else {
-                count_in_copy(warp_copy, words[k], bins);
-            }
+            if (is_u8)
+                count_pixels(warp_copy, words[k], bins);
+            else
+                count_in_copy(warp_copy, words[k], 1u, bins);
         }
     }
     for (i = vectors * per_vector + first; i < n; i += stride)
         count_in_copy(warp_copy, is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i],
-                      bins);
+                      1u, bins);
     __syncthreads();
     /* A copy counts at most this block's share of n, far below 2^32 for any n that fits on a GPU
        (the grid has at least one block per SM); the copies are summed in 64 bits. */

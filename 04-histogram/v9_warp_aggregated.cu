@@ -1,23 +1,23 @@
 /**
- * @file v9_merged_runs.cu
- * @brief v9: v6 with each word of four equal pixels counted by one add of 4 instead of four adds.
+ * @file v9_warp_aggregated.cu
+ * @brief v9: v8 with warp aggregation — `__match_any_sync` finds the lanes holding the same value,
+ * and one lane adds their count with a single atomic. A dead end, kept to be measured.
  *
- * v7 and v8 attacked contention on one counter, and lost: the hardware already merges a warp's
- * adds of 1 to one shared address, and v6's lane copies leave nothing to collide. What binds v6 on
- * pixels is the number of instructions a warp issues per pixel (unpack, compare, atomic), the same
- * for every distribution. An image's flat regions (sky, background, a mask, the one-bin input)
- * hold runs of equal neighbours, and a thread sees four neighbours in each 32-bit word: when they
- * are equal it adds 4 with one atomic. The check is a multiply, a compare and a branch per word,
- * paid on every word whatever the pixels; it pays back where words are runs (CUB's histogram
- * merges runs too, value by value). u32 values, one per word, are counted as in v6.
+ * The fix aimed at the one-bin case: 32 lanes adding to the same counter become one lane adding
+ * their sum. It is not free: `__match_any_sync` compares every lane's value with every other's,
+ * costing far more than the shared-memory atomic it saves when the values differ, and every lane
+ * must take part, so the loops run warp-uniformly with the lanes past the end marked, and a word
+ * takes four calls whether or not it is a run. Since CUDA 9 the compiler also aggregates some
+ * atomics by itself; the page measures whether this pays on any distribution.
  */
 #include "cl_cuda_check.h"
 #include "cl_device.h"
 #include "histogram.h"
 
-#define BLOCK_SIZE 512
+#define BLOCK_SIZE           512
 #define SHARED_BINS_MAX      12288 /* v4's one histogram per block, 48 KB */
-#define LANE_COPIES_BINS_MAX 384   /* 32 copies × 384 bins × 4 B = 48 KB */
+#define WARPS                (BLOCK_SIZE / 32)
+#define WARP_COPIES_BINS_MAX 768 /* 16 copies × 768 bins × 4 B = 48 KB */
 
 /* At most 32 registers per thread, so that 4 blocks of 512 threads fill an SM's 64 warps: the
    compiler would otherwise take 48 and fit only 2, which measured slower than the few bytes this
@@ -80,34 +80,40 @@ __global__ void histogram_vectorized(const void *in, size_t n, int is_u8, unsign
     }
 }
 
-/* Counts `count` values of bin v in this lane's copy, which starts at word l: word v * 32 + l sits
-   in bank l. */
-static __device__ void count_in_copy(unsigned *lane_copy, unsigned v, unsigned count, unsigned bins)
+#define NO_VALUE 0xffffffffu /* never < bins (bins <= 2^24) */
+
+/* Counts `count` values of bin v in this warp's copy for every lane holding the same v and count,
+   with one atomic per distinct pair: v < 2^24 and count <= 4 make one key, so a group's total is
+   its size times count. All 32 lanes must call it together; a lane with nothing to count passes
+   NO_VALUE. */
+static __device__ void count_in_copy(unsigned *warp_copy, unsigned v, unsigned count, unsigned bins)
 {
-    if (v < bins)
-        atomicAdd(&lane_copy[v * 32], count);
+    const unsigned peers = __match_any_sync(0xffffffffu, v < bins ? v * 8u + count : NO_VALUE);
+    if (v < bins && threadIdx.x % 32 == (unsigned)(__ffs(peers) - 1))
+        atomicAdd(&warp_copy[v], count * (unsigned)__popc(peers));
 }
 
-/* Counts the four pixels of a word: one add of 4 when they are equal (a run), else one add each. */
-static __device__ void count_pixels(unsigned *lane_copy, unsigned word, unsigned bins)
+/* Counts the four pixels of a word, a run with one add of 4 as in v7, in four calls on every lane:
+   a run's last three and an invalid lane's four pass NO_VALUE. */
+static __device__ void count_pixels(unsigned *warp_copy, unsigned word, int valid, unsigned bins)
 {
     const unsigned first = word & 0xffu;
-    if (word == first * 0x01010101u) {
-        count_in_copy(lane_copy, first, 4u, bins);
-        return;
-    }
+    const int run = word == first * 0x01010101u;
 #pragma unroll
-    for (int byte = 0; byte < 4; byte++)
-        count_in_copy(lane_copy, (word >> (8 * byte)) & 0xffu, 1u, bins);
+    for (int byte = 0; byte < 4; byte++) {
+        const int counted = valid && (!run || byte == 0);
+        count_in_copy(warp_copy, counted ? (word >> (8 * byte)) & 0xffu : NO_VALUE, run ? 4u : 1u,
+                      bins);
+    }
 }
 
 __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
-    histogram_lane_copies(const void *in, size_t n, int is_u8, unsigned bins,
-                          unsigned long long *hist)
+    histogram_warp_aggregated(const void *in, size_t n, int is_u8, unsigned bins,
+                              unsigned long long *hist)
 {
-    extern __shared__ unsigned copies[]; /* 32 copies, interleaved: word v * 32 + lane */
-    unsigned *lane_copy = copies + threadIdx.x % 32;
-    for (unsigned w = threadIdx.x; w < bins * 32; w += BLOCK_SIZE)
+    extern __shared__ unsigned copies[]; /* one copy per warp, one after another */
+    unsigned *warp_copy = copies + threadIdx.x / 32 * bins;
+    for (unsigned w = threadIdx.x; w < bins * WARPS; w += BLOCK_SIZE)
         copies[w] = 0;
     __syncthreads();
     const size_t stride = (size_t)gridDim.x * BLOCK_SIZE;
@@ -115,39 +121,46 @@ __global__ void __launch_bounds__(BLOCK_SIZE, BLOCKS_PER_SM)
     const size_t per_vector = is_u8 ? 16 : 4;
     const size_t vectors = n / per_vector;
     const uint4 *vec = (const uint4 *)in;
+    const size_t lane = threadIdx.x % 32;
     size_t i = first;
-    for (; i + stride < vectors; i += 2 * stride) {
+    /* warp-uniform loops: the pairs while the warp's last lane has both vectors, then single
+       vectors while its first lane has one, then the values after the last whole vector */
+    for (; i - lane + 31 + stride < vectors; i += 2 * stride) {
         const uint4 w0 = __ldg(vec + i), w1 = __ldg(vec + i + stride);
         const unsigned words[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
 #pragma unroll
         for (int k = 0; k < 8; k++) {
             if (is_u8)
-                count_pixels(lane_copy, words[k], bins);
+                count_pixels(warp_copy, words[k], 1, bins);
             else
-                count_in_copy(lane_copy, words[k], 1u, bins);
+                count_in_copy(warp_copy, words[k], 1u, bins);
         }
     }
-    for (; i < vectors; i += stride) {
-        const uint4 w = __ldg(vec + i);
+    for (; i - lane < vectors; i += stride) {
+        const int valid = i < vectors;
+        const uint4 w = valid ? __ldg(vec + i) : make_uint4(0, 0, 0, 0);
         const unsigned words[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             if (is_u8)
-                count_pixels(lane_copy, words[k], bins);
+                count_pixels(warp_copy, words[k], valid, bins);
             else
-                count_in_copy(lane_copy, words[k], 1u, bins);
+                count_in_copy(warp_copy, valid ? words[k] : NO_VALUE, 1u, bins);
         }
     }
-    for (i = vectors * per_vector + first; i < n; i += stride)
-        count_in_copy(lane_copy, is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i],
-                      1u, bins);
+    for (i = vectors * per_vector + first; i - lane < n; i += stride) {
+        unsigned v = NO_VALUE;
+        if (i < n)
+            v = is_u8 ? ((const unsigned char *)in)[i] : ((const unsigned *)in)[i];
+        count_in_copy(warp_copy, v, 1u, bins);
+    }
     __syncthreads();
     /* A copy counts at most this block's share of n, far below 2^32 for any n that fits on a GPU
-       (the grid has at least one block per SM); the 32 copies are summed in 64 bits. */
+       (the grid has at least one block per SM); the copies are summed in 64 bits. */
     for (unsigned b = threadIdx.x; b < bins; b += BLOCK_SIZE) {
         unsigned long long count = 0;
-        for (unsigned l = 0; l < 32; l++) /* lane (l + b) % 32 first: 32 threads, 32 banks */
-            count += copies[b * 32 + (l + b) % 32];
+        for (unsigned c = 0; c < WARPS; c++) /* consecutive threads, consecutive words */
+            count += copies[c * bins + b];
         if (count)
             atomicAdd(&hist[b], count);
     }
@@ -172,7 +185,7 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         return;
     }
     const size_t wanted = (n / (type == TYPE_U8 ? 16 : 4) + BLOCK_SIZE) / BLOCK_SIZE;
-    if (bins > LANE_COPIES_BINS_MAX) {
+    if (bins > WARP_COPIES_BINS_MAX) {
         const size_t shared_bytes = bins * sizeof(unsigned);
         const size_t resident =
             cl_resident_blocks((const void *)histogram_vectorized, BLOCK_SIZE, shared_bytes);
@@ -182,11 +195,11 @@ void histogram(const void *in, size_t n, input_type type, unsigned bins, unsigne
         CL_LAUNCH_CHECK("histogram_vectorized");
         return;
     }
-    const size_t shared_bytes = 32 * bins * sizeof(unsigned);
+    const size_t shared_bytes = WARPS * bins * sizeof(unsigned);
     const size_t resident =
-        cl_resident_blocks((const void *)histogram_lane_copies, BLOCK_SIZE, shared_bytes);
+        cl_resident_blocks((const void *)histogram_warp_aggregated, BLOCK_SIZE, shared_bytes);
     const size_t grid = wanted < resident ? wanted : resident;
-    histogram_lane_copies<<<(unsigned)grid, BLOCK_SIZE, shared_bytes, stream>>>(
+    histogram_warp_aggregated<<<(unsigned)grid, BLOCK_SIZE, shared_bytes, stream>>>(
         in, n, type == TYPE_U8, bins, hist);
-    CL_LAUNCH_CHECK("histogram_lane_copies");
+    CL_LAUNCH_CHECK("histogram_warp_aggregated");
 }
