@@ -338,6 +338,17 @@ static __device__ __forceinline__ void ptx_cluster_sync(void)
                      : "memory");
 }
 
+/** All threads of all blocks of the cluster meet, with no memory ordering: for a meeting whose
+ * writes are already published, as mbarrier set-ups are by ptx_fence_barrier_init(), the pattern
+ * the PTX manual gives that fence. Without the release and acquire, the compiler emits no memory
+ * barrier (`MEMBAR`) around it. */
+static __device__ __forceinline__ void ptx_cluster_sync_relaxed(void)
+{
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;\n"
+                 "barrier.cluster.wait.aligned;\n" ::
+                     : "memory");
+}
+
 /** Arrives on the mbarrier at the same place as @p barrier in the shared memory of the cluster's
  * block @p rank (this block's own included). */
 static __device__ __forceinline__ void ptx_mbarrier_arrive_cluster(uint64_t *barrier, unsigned rank)

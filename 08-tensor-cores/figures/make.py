@@ -171,6 +171,58 @@ def every_shape_tc():
     svgfig.save(fig, "every_shape_tc")
 
 
+# 12. part 2, v13 -> v14: the kernel's two ends, who waits for whom (a schematic, not to scale).
+def kernel_ends():
+    fig = svgfig.Figure(820, 440, "v14: the cluster's barriers at the kernel's ends, cut to what they order")
+    header(fig, "v13 → v14: the kernel's two ends",
+           "One block of a cluster pair at a small product, over time (a schematic, not to scale).")
+    rows = ["producer, thread 0", "producer, 127 others", "consumers, 8 warps"]
+    lx, x0 = 16, 170  # labels, time 0
+
+    def bar(y, a, b, fill, label="", color=INK):
+        fig.rect(x0 + a, y, b - a, 20, fill=fill, stroke=GRID)
+        if label:
+            fig.text(x0 + (a + b) / 2, y + 14.5, label, size=11, anchor="middle", color=color)
+
+    def panel(y, title, start_fill, start_label, start_color, v14):
+        fig.text(lx, y, title, size=14, bold=True)
+        for r, name in enumerate(rows):
+            fig.text(lx, y + 30 + 28 * r, name, size=12)
+        for r in range(3):  # the start's barrier, every thread
+            bar(y + 16 + 28 * r, 0, 90, start_fill, start_label, start_color)
+        bar(y + 16, 90, 210, ACTIVE_LIGHT, "issue the loads")
+        bar(y + 72, 90, 160, IDLE, "wait for data", MUTED)
+        bar(y + 72, 160, 330, ACTIVE, "wgmma", "white")
+        bar(y + 72, 330, 440, GOOD_LIGHT, "epilogue: stores")
+        if v14:
+            bar(y + 16, 210, 345, IDLE, "wait: last releases", MUTED)
+            fig.text(x0 + 98, y + 58.5, "leave at once", size=11, color=GOOD)
+            fig.text(x0 + 448, y + 86.5, "leave", size=11, color=GOOD)
+            fig.text(x0 + 353, y + 30.5, "leave", size=11, color=GOOD)
+        else:
+            bar(y + 16, 210, 520, HOT_LIGHT, "wait at the end's barrier")
+            bar(y + 44, 90, 520, HOT_LIGHT, "wait at the end's barrier, the whole kernel")
+            bar(y + 72, 440, 520, HOT_LIGHT, "partner")
+            for r in range(3):
+                bar(y + 16 + 28 * r, 520, 610, HOT, "MEMBAR.GPU", "white")
+            fig.line(x0 + 610, y + 10, x0 + 610, y + 98, color=HOT, width=2, dash="5 3")
+            fig.text(x0 + 610, y + 112, "both blocks meet, then leave", size=11, anchor="end",
+                     color=HOT)
+
+    panel(84, "v13: two cluster barriers that release and acquire memory", HOT, "MEMBAR.GPU",
+          "white", False)
+    panel(238, "v14: a relaxed barrier at the start, none at the end", ACTIVE_LIGHT, "meet", INK,
+          True)
+    notes(fig, 16, 374, [
+        "Before either block may signal the other's barriers, both must have set them up: the "
+        "start's barrier stays,",
+        "relaxed, since a fence has published the set-up. At the end only the stages can still "
+        "be reached from the partner,",
+        "and the producer's thread knows when each was last released: it waits for that, and "
+        "everyone else goes."], size=13)
+    svgfig.save(fig, "kernel_ends")
+
+
 # 7. v2: which lane holds which elements of mma.m16n8k16's fragments, and how ldmatrix.x4 loads A.
 LANE = 9  # the lane the figure follows
 
@@ -310,5 +362,6 @@ if __name__ == "__main__":
     tile_order()
     multicast()
     every_shape_tc()
+    kernel_ends()
     mma_fragments()
     c_swizzle()

@@ -1,0 +1,381 @@
+/**
+ * @file v14_light_barriers.cu
+ * @brief v14: v13 with the cluster's barriers at the kernel's two ends cut to what they must
+ * order: a relaxed barrier at the start, and at the end the producer's wait for its stages' last
+ * release instead of a barrier.
+ *
+ * At small squares the kernel's fixed cost matters: at 1024 × 1024 × 64, one k-step, cuBLAS's
+ * kernel on v13's tile and grid is faster, and ncu puts v13's extra stalls at barriers.
+ * Both of v13's cluster barriers order memory (release, acquire), which compiles to memory barriers
+ * in every warp, and the last one keeps every thread, idle producers included, until both blocks
+ * finish. The start needs only the meeting: the barriers' set-up is already published by its
+ * fence. The end needs only that no arrival or copy still targets a block's shared memory when it
+ * goes: every one of them is a consumer's release of one of the producer's stages (or the copy
+ * that release follows), so the producer waits for each stage's last release, from both blocks,
+ * and every other thread leaves when it is done (CUTLASS's producer tail).
+ */
+#include "cl_cuda_check.h"
+#include "launch.h"
+#include "ptx.h"
+#include "tensor_gemm.h"
+
+#define BM                 128
+#define BN_MAX             256 /* tiles are 128 × 256 or 128 × 64 */
+#define BK                 64  /* 64 BF16 = 128 bytes: one swizzled row */
+#define THREADS            384 /* a producer warpgroup and two consumers */
+#define ROW_BYTES          128
+#define B_BLOCK            64 /* columns of B per box: B's tile is bn / 64 boxes */
+#define WGMMA_K            16
+#define A_TILE_BYTES       (BM * BK * 2)
+#define B_BOX_BYTES        (BK * B_BLOCK * 2)
+#define STAGE_BYTES(bn)    (A_TILE_BYTES + (bn) / B_BLOCK * B_BOX_BYTES)
+#define RING_BYTES         (4 * STAGE_BYTES(BN_MAX))
+#define STAGES(bn)         (RING_BYTES / STAGE_BYTES(bn))
+#define MAX_STAGES         STAGES(64) /* 8 */
+#define C_BOX_COLS         32         /* 32 floats = 128 bytes: one swizzled row */
+#define C_BOX_BYTES        (64 * C_BOX_COLS * 4)
+#define C_ROUND_COLS       64 /* a consumer's results leave 64 columns (two boxes) at a time */
+#define STAGING_BYTES      (2 * 2 * C_BOX_BYTES) /* two boxes per consumer */
+#define SMEM_BYTES         (RING_BYTES + STAGING_BYTES + 1024 + 2 * MAX_STAGES * 8)
+#define GROUP_ROWS         8         /* tile rows walked down before moving one column on */
+#define CLUSTER            2         /* blocks per cluster, on vertically adjacent tiles */
+#define ALIGN_A            8         /* BF16 elements: TMA's 16-byte row pitch */
+#define ALIGN_C            4         /* floats: the same for C */
+#define LINE_A             64        /* BF16 elements: a padded row is whole 128-byte lines */
+#define LINE_C             32        /* floats: the same for C */
+#define COPY_BLOCKS_PER_SM 8         /* of 256 threads: 2048, all an SM holds */
+#define FLOATS_PER_STEP    (1 << 19) /* a 128 × 256 step, 0.7 µs: the memory moves 2 MB */
+#define EPILOGUE_STEPS     1 /* 64 KB of C per consumer through shared memory: about a step */
+#define LAUNCH_STEPS       2 /* zeroing C is one more launch, a few µs */
+/* Pairs of tiles bn wide (side by side when the product is one row of tiles, as in v12). */
+static __host__ __device__ long long count_pairs(int m, int n, int bn)
+{
+    if (m <= BM)
+        return (n + CLUSTER * bn - 1) / (CLUSTER * bn);
+    return (long long)((n + bn - 1) / bn) * ((m + CLUSTER * BM - 1) / (CLUSTER * BM));
+}
+
+#if PTX_HAVE_WGMMA
+/* Step @p step's boxes into @p stage, completing on @p full: A's for this block, B's j with
+   j % CLUSTER == @p rank into both blocks (side by side, all of B's into this block alone). */
+static __device__ __forceinline__ void load_step(char *stage, uint64_t *full,
+                                                 const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                 int step, int block_row, int block_col,
+                                                 unsigned rank, int wide, int bn, int a_bytes)
+{
+    ptx_mbarrier_arrive_expect_bytes(full, a_bytes + bn / B_BLOCK * B_BOX_BYTES); /* both blocks' */
+    ptx_tma_load_2d(stage, map_a, step * BK, block_row, full);
+    for (int j = wide ? 0 : rank; j < bn / B_BLOCK; j += wide ? 1 : CLUSTER)
+        ptx_tma_load_2d_multicast(stage + A_TILE_BYTES + j * B_BOX_BYTES, map_b,
+                                  block_col + j * B_BLOCK, step * BK, full,
+                                  wide ? 1 << rank : (1 << CLUSTER) - 1);
+}
+
+/* This block's tile and k-steps in unit @p unit: side by side in one row of tiles (v12), else in
+   v6's order over pairs of tiles (groups of GROUP_ROWS pair rows, column-major in a group). */
+static __device__ __forceinline__ void unit_origin(int unit, int slices, int slice_steps, int k,
+                                                   int m, int n, int bn, unsigned rank,
+                                                   int *block_row, int *block_col, int *first,
+                                                   int *last)
+{
+    const int pair = unit / slices;
+    *first = unit % slices * slice_steps; /* its slice: steps first to last − 1 */
+    *last = min((k + BK - 1) / BK, *first + slice_steps);
+    if (m <= BM) {
+        *block_row = 0;
+        *block_col = (pair * CLUSTER + rank) * bn;
+        return;
+    }
+    const int pair_rows = (m + CLUSTER * BM - 1) / (CLUSTER * BM), tile_cols = (n + bn - 1) / bn;
+    const int first_row = pair / (GROUP_ROWS * tile_cols) * GROUP_ROWS;
+    const int rows_in_group = min(GROUP_ROWS, pair_rows - first_row);
+    const int in_group = pair % (GROUP_ROWS * tile_cols);
+    *block_row = ((first_row + in_group % rows_in_group) * CLUSTER + rank) * BM;
+    *block_col = in_group / rows_in_group * bn;
+}
+#endif
+/* The product for tiles @p bn wide, a constant in each kernel below (its own stages, registers) */
+static __device__ __forceinline__ void tile_loop(const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                 const CUtensorMap *map_c, int m, int n, int k,
+                                                 int slices, int slice_steps, const int bn)
+{
+#if PTX_HAVE_WGMMA
+    extern __shared__ char smem_raw[];
+    char *stages = (char *)(((size_t)smem_raw + 1023) / 1024 * 1024); /* swizzle atoms: 1024 */
+    char *staging = stages + RING_BYTES; /* 1024-aligned, as the swizzle needs */
+    uint64_t *full = (uint64_t *)(staging + STAGING_BYTES);
+    const int ring = STAGES(bn), stage_bytes = STAGE_BYTES(bn);
+    uint64_t *empty = full + ring;
+    const int warpgroup = threadIdx.x / 128, thread = threadIdx.x % 128;
+    const int wide = m <= BM; /* one row of tiles: pairs side by side */
+    const int units = (int)count_pairs(m, n, bn) * slices; /* one pair of tiles, one slice of k */
+    const int a_bytes = min(BM, (m + 7) / 8 * 8) * ROW_BYTES; /* A's box: no rows past m */
+    const unsigned rank = ptx_cluster_rank();
+    const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < ring; s++) {
+            ptx_mbarrier_init(&full[s], 1);            /* the producer's arrival, and the bytes */
+            ptx_mbarrier_init(&empty[s], 2 * CLUSTER); /* per consumer warpgroup of the cluster */
+        }
+        ptx_fence_barrier_init(); /* the barriers, visible to the copy engine and the cluster */
+    }
+    ptx_cluster_sync_relaxed(); /* the fence published the barriers' set-up */
+    if (warpgroup == 0) {
+        /* the producer: `issued` counts all this block's steps, and picks the stage and phase */
+        ptx_setmaxnreg_dec_40();
+        if (thread == 0) {
+            int issued = 0;
+            for (int unit = cluster; unit < units; unit += clusters) {
+                int block_row, block_col, first, last;
+                unit_origin(unit, slices, slice_steps, k, m, n, bn, rank, &block_row, &block_col,
+                            &first, &last);
+                for (int step = first; step < last; step++, issued++) {
+                    const int s = issued % ring;
+                    if (issued >= ring) /* the consumers' release of this stage's last use */
+                        ptx_mbarrier_wait(&empty[s], (issued / ring + 1) % 2);
+                    load_step(stages + s * stage_bytes, &full[s], map_a, map_b, step, block_row,
+                              block_col, rank, wide, bn, a_bytes);
+                }
+            }
+            /* each stage's last release, by both blocks' consumers: after it no arrival and no
+               copy targets this block's shared memory, so the block may go */
+            for (int tail = 0; tail < ring; tail++, issued++)
+                if (issued >= ring)
+                    ptx_mbarrier_wait(&empty[issued % ring], (issued / ring + 1) % 2);
+        }
+    } else {
+        /* a consumer: rows 64·(warpgroup − 1) of each tile's 128 */
+        ptx_setmaxnreg_inc_232();
+        const int consumer = warpgroup - 1;
+        const int warp = thread / 32, lane = thread % 32;
+        int used = 0; /* the producer's `issued`, as seen from here */
+        for (int unit = cluster; unit < units; unit += clusters) {
+            int block_row, block_col, first, last;
+            unit_origin(unit, slices, slice_steps, k, m, n, bn, rank, &block_row, &block_col,
+                        &first, &last);
+            float d[BN_MAX / 2];
+#pragma unroll
+            for (int j = 0; j < bn / 2; j++)
+                d[j] = 0.0f;
+            for (int step = first; step < last; step++, used++) {
+                const int s = used % ring;
+                ptx_mbarrier_wait(&full[s], used / ring % 2);
+                const char *stage = stages + s * stage_bytes;
+                const uint64_t desc_a = ptx_wgmma_descriptor(
+                    ptx_smem_address(stage + consumer * 64 * ROW_BYTES), 16, 1024);
+                const uint64_t desc_b =
+                    ptx_wgmma_descriptor(ptx_smem_address(stage + A_TILE_BYTES), B_BOX_BYTES, 1024);
+                ptx_wgmma_fence();
+                /* 16 of k at a time: 32 bytes on in A, 16 rows in B */
+#pragma unroll
+                for (int p = 0; p < BK / WGMMA_K; p++) {
+                    const uint64_t a = desc_a + (p * WGMMA_K * 2 >> 4);
+                    const uint64_t b = desc_b + (p * WGMMA_K * ROW_BYTES >> 4);
+                    if (bn == 256)
+                        ptx_wgmma_m64n256k16_bf16(d, a, b, 1);
+                    else
+                        ptx_wgmma_m64n64k16_bf16(d, a, b, 1);
+                }
+                ptx_wgmma_commit();
+                ptx_wgmma_wait_all_but_one();         /* the previous step's group is done */
+                if (step > first && thread < CLUSTER) /* thread r tells block r: both copy here */
+                    ptx_mbarrier_arrive_cluster(&empty[(used - 1) % ring], thread);
+            }
+            ptx_wgmma_wait_all();
+            if (thread < CLUSTER) /* the tile's last stage, to both producers before the stores */
+                ptx_mbarrier_arrive_cluster(&empty[(used - 1) % ring], thread);
+            /* d[4j + e]: row 16·(warp % 4) + lane/4 + 8·(e/2), column 8j + 2·(lane%4) + e%2 of
+               the consumer's 64 × bn; chunk q of a swizzled box's row r sits at q ^ (r % 8) */
+            char *buffer = staging + consumer * 2 * C_BOX_BYTES;
+#pragma unroll
+            for (int j = 0; j < bn / 8; j++) {
+                const int col = 8 * j % C_ROUND_COLS + 2 * (lane % 4); /* in this round */
+                if (j % (C_ROUND_COLS / 8) == 0) { /* a round's first: wait for a free buffer */
+                    if (thread == 0) /* the engine has read the previous round out of it */
+                        ptx_bulk_wait_read_all();
+                    ptx_named_barrier(1 + consumer, 128);
+                }
+                char *box = buffer + col / C_BOX_COLS * C_BOX_BYTES;
+                const int chunk = col % C_BOX_COLS / 4;
+#pragma unroll
+                for (int half = 0; half < 2; half++) {
+                    const int row = 16 * warp + lane / 4 + 8 * half;
+                    *(float2 *)(box + row * 128 + (chunk ^ row % 8) * 16 + col % 4 * 4) =
+                        make_float2(d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
+                }
+                if ((j + 1) % (C_ROUND_COLS / 8) == 0) { /* the round's last: store it */
+                    ptx_fence_proxy_async(); /* these writes, visible to the copy engine */
+                    ptx_named_barrier(1 + consumer, 128);
+                    if (thread == 0) {
+                        const int row = block_row + consumer * 64;
+                        const int col0 = block_col + (j + 1) * 8 - C_ROUND_COLS;
+                        if (slices == 1) {
+                            ptx_tma_store_2d(map_c, buffer, col0, row);
+                            ptx_tma_store_2d(map_c, buffer + C_BOX_BYTES, col0 + C_BOX_COLS, row);
+                        } else { /* C += the box: the slices of this tile meet in L2 */
+                            ptx_tma_reduce_add_2d(map_c, buffer, col0, row);
+                            ptx_tma_reduce_add_2d(map_c, buffer + C_BOX_BYTES, col0 + C_BOX_COLS,
+                                                  row);
+                        }
+                        ptx_bulk_commit();
+                    }
+                }
+            }
+        }
+        if (thread == 0) /* the last stores finish before the block, and its shared memory, go */
+            ptx_bulk_wait_all();
+    }
+#else /* wgmma: sm_90a only */
+    (void)map_a, (void)map_b, (void)map_c, (void)m, (void)n, (void)k, (void)slices, (void)bn;
+    (void)slice_steps;
+#endif
+}
+
+/* One kernel per tile width, each compiled on its own with bn a constant. */
+#define TILE_KERNEL(name, bn)                                                                      \
+    __global__ void __launch_bounds__(THREADS, 1)                                                  \
+        name(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, \
+             const __grid_constant__ CUtensorMap map_c, int m, int n, int k, int slices,           \
+             int slice_steps)                                                                      \
+    {                                                                                              \
+        tile_loop(&map_a, &map_b, &map_c, m, n, k, slices, slice_steps, bn);                       \
+    }
+TILE_KERNEL(gemm_tiles_256, 256)
+TILE_KERNEL(gemm_tiles_64, 64)
+
+/* to[row][col] = from[row][col] for col < cols, 0 up to @p pitch: 16 bytes written per thread */
+__global__ void pad_rows(const __nv_bfloat16 *__restrict__ from, __nv_bfloat16 *__restrict__ to,
+                         int rows, int cols, int pitch)
+{
+    const size_t per_row = (size_t)pitch / 8, vectors = (size_t)rows * per_row;
+    for (size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x; v < vectors;
+         v += (size_t)gridDim.x * blockDim.x) {
+        const size_t row = v / per_row;
+        const int col = (int)(v % per_row) * 8;
+        const __nv_bfloat16 *source = from + row * cols;
+        __align__(16) __nv_bfloat16 values[8];
+#pragma unroll
+        for (int e = 0; e < 8; e++)
+            values[e] = col + e < cols ? source[col + e] : __float2bfloat16(0.0f);
+        *(uint4 *)(to + row * pitch + col) = *(const uint4 *)values;
+    }
+}
+/* to[row][col] = from[row][col] for col < cols, @p from's rows @p pitch long: one float4 read */
+__global__ void unpad_rows(const float *__restrict__ from, float *__restrict__ to, int rows,
+                           int cols, int pitch)
+{
+    const size_t per_row = (size_t)pitch / 4, vectors = (size_t)rows * per_row;
+    for (size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x; v < vectors;
+         v += (size_t)gridDim.x * blockDim.x) {
+        const size_t row = v / per_row;
+        const int col = (int)(v % per_row) * 4;
+        const float4 values = *(const float4 *)(from + row * pitch + col);
+        float *out = to + row * cols;
+        if (col < cols)
+            out[col] = values.x;
+        if (col + 1 < cols)
+            out[col + 1] = values.y;
+        if (col + 2 < cols)
+            out[col + 2] = values.z;
+        if (col + 3 < cols)
+            out[col + 3] = values.w;
+    }
+}
+
+static int padded(int x, int align)
+{
+    return (x + align - 1) / align * align;
+}
+
+/* The S of the count in the file's comment, for this shape and @p clusters clusters at once; the
+   tile's width goes to @p width (0 or 1: 256 or 64 columns). */
+static int choose_shape(int m, int n, int k, int clusters, int *width)
+{
+    const int steps = (k + BK - 1) / BK;
+    /* A and B read and C written once at the memory's rate: a floor for any schedule */
+    const double memory =
+        (2.0 * ((double)m * k + (double)k * n) + 4.0 * m * (double)n) / 4.0 / FLOATS_PER_STEP;
+    int best = 1;
+    double best_time = -1.0;
+    for (int w = 0; w < 2; w++) {
+        const int bn = BN_MAX >> 2 * w;
+        const double pairs = (double)count_pairs(m, n, bn);
+        /* a step costs what it copies (A's box, as tall as A, and B's), against 128 × 256's */
+        const double step =
+            (double)(min(BM, (m + 7) / 8 * 8) * ROW_BYTES + bn * ROW_BYTES) / STAGE_BYTES(BN_MAX);
+        for (int s = 1; s <= steps; s++) {
+            const int per_slice = (steps + s - 1) / s;
+            if (s > 1 && (steps + per_slice - 1) / per_slice < s)
+                continue; /* the same slices as a smaller S: one would be empty */
+            const double units = pairs * s, waves = ceil(units / clusters);
+            const double bytes = memory * clusters / fmin(units, clusters);
+            const double reduction =
+                s > 1 ? LAUNCH_STEPS + (s + 1.0) * m * (double)n / FLOATS_PER_STEP : 0.0;
+            const double time =
+                fmax(waves * (per_slice * step + EPILOGUE_STEPS * bn / BN_MAX), bytes) + reduction;
+            if (best_time < 0.0 || time < best_time)
+                best = s, *width = w, best_time = time;
+        }
+    }
+    return best;
+}
+
+size_t gemm_workspace_bytes(int m, int n, int k)
+{
+    size_t bytes = 0;
+    if (k % ALIGN_A != 0 || n % ALIGN_A != 0)
+        bytes +=
+            ((size_t)m * padded(k, LINE_A) + (size_t)k * padded(n, LINE_A)) * sizeof(__nv_bfloat16);
+    if (n % ALIGN_C != 0)
+        bytes += (size_t)m * padded(n, LINE_C) * sizeof(float);
+    return bytes;
+}
+
+void gemm(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k,
+          void *workspace, cudaStream_t stream)
+{
+    gemm_require_device(9, 0, 1, BUILT_FOR_SM90A, "wgmma and TMA (sm_90a)");
+    void (*kernels[2])(CUtensorMap, CUtensorMap, CUtensorMap, int, int, int, int,
+                       int) = {gemm_tiles_256, gemm_tiles_64};
+    const int sms = tc_sm_count();
+    const int copy_blocks = COPY_BLOCKS_PER_SM * sms;
+    char *free_space = (char *)workspace;
+    int pitch_a = k, pitch_b = n, pitch_c = n;
+    if (k % ALIGN_A != 0 || n % ALIGN_A != 0) {
+        __nv_bfloat16 *padded_a = (__nv_bfloat16 *)free_space;
+        __nv_bfloat16 *padded_b = padded_a + (size_t)m * padded(k, LINE_A);
+        pitch_a = padded(k, LINE_A), pitch_b = padded(n, LINE_A);
+        free_space = (char *)(padded_b + (size_t)k * pitch_b);
+        pad_rows<<<copy_blocks, 256, 0, stream>>>(a, padded_a, m, k, pitch_a);
+        CL_LAUNCH_CHECK("pad_rows");
+        pad_rows<<<copy_blocks, 256, 0, stream>>>(b, padded_b, k, n, pitch_b);
+        CL_LAUNCH_CHECK("pad_rows");
+        a = padded_a, b = padded_b;
+    }
+    float *c_out = c;
+    if (n % ALIGN_C != 0)
+        c_out = (float *)free_space, pitch_c = padded(n, LINE_C);
+    CUtensorMap map_a, map_b, map_c; /* by value: the kernel reads them from its parameters */
+    tma_map_bf16(&map_a, a, m, k, pitch_a, m < BM ? (m + 7) / 8 * 8 : BM, BK);
+    tma_map_bf16(&map_b, b, k, n, pitch_b, BK, B_BLOCK);
+    tma_map_f32(&map_c, c_out, m, n, pitch_c, 64, C_BOX_COLS);
+    /* as many clusters as run at once, never more than units of work */
+    tc_cluster_launch launch;
+    tc_cluster_launch_init(&launch, (const void *)gemm_tiles_256, CLUSTER, THREADS, SMEM_BYTES,
+                           stream);
+    const int clusters = launch.resident_clusters;
+    int width = 0;
+    const int slices = choose_shape(m, n, k, clusters, &width);
+    tc_allow_shared((const void *)kernels[width], SMEM_BYTES); /* same threads, shared memory */
+    const int slice_steps = ((k + BK - 1) / BK + slices - 1) / slices;
+    const long long units = count_pairs(m, n, BN_MAX >> 2 * width) * slices;
+    tc_cluster_grid(&launch, units);
+    if (slices > 1) /* the slices add into zeros */
+        CL_CUDA_CHECK(cudaMemsetAsync(c_out, 0, (size_t)m * pitch_c * sizeof(float), stream));
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernels[width], map_a, map_b, map_c, m, n, k,
+                                     slices, slice_steps));
+    if (c_out != c) {
+        unpad_rows<<<copy_blocks, 256, 0, stream>>>(c_out, c, m, n, pitch_c);
+        CL_LAUNCH_CHECK("unpad_rows");
+    }
+}
