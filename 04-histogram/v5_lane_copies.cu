@@ -7,10 +7,10 @@
  * pipe, not DRAM, sets the pace: the 32 lanes of a warp add to random bins, the busiest of the 32
  * banks gets several of them (ncu counts the shared wavefronts per atomic instruction: the page),
  * and each atomic instruction costs that many cycles (lanes adding 1 to the same word are merged
- * into one update, so equal values cost nothing extra). Here lane l counts bin v in word 32v + l, whose bank
- * is l whatever v is, so a warp's 32 atomics take one wavefront, on uniform data and when every
- * value is the same. Lane l of every warp of the block shares copy l, so the adds stay atomic. The
- * copies cost 32 × B counters (32 KB for 256 bins), which is why this is used up to
+ * into one update, so equal values cost nothing extra). Here lane l counts bin v in word 32v + l,
+ * whose bank is l whatever v is, so a warp's 32 atomics take one wavefront, on uniform data and
+ * when every value is the same. Lane l of every warp of the block shares copy l, so the adds stay
+ * atomic. The copies cost 32 × B counters (32 KB for 256 bins), which is why this is used up to
  * LANE_COPIES_BINS_MAX bins (v4's single histogram above, v1's global atomics past 12288 bins),
  * and why a block has 512 threads: 4 blocks of 32 KB fill an SM's 64 warps. At the end each bin's
  * 32 copies are added, read diagonally so that a warp's reads fall in different banks.
@@ -19,7 +19,7 @@
 #include "cl_device.h"
 #include "histogram.h"
 
-#define BLOCK_SIZE 512
+#define BLOCK_SIZE           512
 #define SHARED_BINS_MAX      12288 /* v4's one histogram per block, 48 KB */
 #define LANE_COPIES_BINS_MAX 384   /* 32 copies × 384 bins × 4 B = 48 KB */
 

@@ -16,7 +16,7 @@
 #include "cl_device.h"
 #include "histogram.h"
 
-#define BLOCK_SIZE 512
+#define BLOCK_SIZE           512
 #define SHARED_BINS_MAX      12288 /* v4's one histogram per block, 48 KB */
 #define LANE_COPIES_BINS_MAX 384   /* 32 copies × 384 bins × 4 B = 48 KB */
 

@@ -6,9 +6,9 @@
  * It takes the pixel's row and column from a run-time division by W (i / W, i % W on 64-bit
  * indices), counts with an `unsigned`, tests for escape on every iteration, and writes
  * `2.0 * x * y`, which promotes the product to double (F2F conversions, a DFMA and a DADD, on
- * units narrower than the FP32 pipes) and rounds back to float. The colour uses logf and IEEE divisions.
- * The rest of the iteration uses round-to-nearest intrinsics in a fixed order, so that the CPU
- * reference reproduces every escape count bit for bit (see the page).
+ * units narrower than the FP32 pipes) and rounds back to float. The colour uses logf and IEEE
+ * divisions. The rest of the iteration uses round-to-nearest intrinsics in a fixed order, so that
+ * the CPU reference reproduces every escape count bit for bit (see the page).
  */
 #include "mandelbrot.h"
 #include "points.cuh"

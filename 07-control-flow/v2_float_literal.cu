@@ -6,8 +6,9 @@
  * and cy to double (F2F), multiplied and added in double and converted back. The SASS shows the F2F
  * and the DFMA and DADD gone (the page). Four conversions and two double operations per
  * iteration, on units narrower than the FP32 pipes, cost the H100 more than twice the time; on a
- * GPU whose FP64 runs at 1/64 of FP32 (most GeForce cards) the double literal costs far more. The step is now all float, in the pinned arithmetic that every
- * later version keeps and the check replays bit for bit.
+ * GPU whose FP64 runs at 1/64 of FP32 (most GeForce cards) the double literal costs far more. The
+ * step is now all float, in the pinned arithmetic that every later version keeps and the check
+ * replays bit for bit.
  */
 #include "mandelbrot.h"
 #include "points.cuh"

@@ -338,10 +338,11 @@ static __device__ __forceinline__ void ptx_cluster_sync(void)
                      : "memory");
 }
 
-/** All threads of all blocks of the cluster meet, with no memory ordering: for a meeting whose
- * writes are already published, as mbarrier set-ups are by ptx_fence_barrier_init(), the pattern
- * the PTX manual gives that fence. Without the release and acquire, the compiler emits no memory
- * barrier (`MEMBAR`) around it. */
+/** All threads of all blocks of the cluster meet, the arrive relaxed (no release: nothing written
+ * before it is made visible by it) and the wait still acquiring: for a meeting whose writes are
+ * already published, as mbarrier set-ups are by ptx_fence_barrier_init(), which the PTX ISA pairs
+ * with a relaxed arrive. Without the release, the compiler emits no memory barrier (`MEMBAR`,
+ * `ERRBAR`) before the arrive. */
 static __device__ __forceinline__ void ptx_cluster_sync_relaxed(void)
 {
     asm volatile("barrier.cluster.arrive.relaxed.aligned;\n"

@@ -138,7 +138,9 @@ static __device__ __forceinline__ void tile_loop(const CUtensorMap *map_a, const
                 }
             }
             /* each stage's last release, by both blocks' consumers: after it no arrival and no
-               copy targets this block's shared memory, so the block may go */
+               copy targets this block's shared memory, so the block may go. Use `issued` waits
+               for the release of use issued − ring, as in the loop; every unit has at least one
+               k-step (the count never picks an empty slice, and k ≥ 1), so every use is released */
             for (int tail = 0; tail < ring; tail++, issued++)
                 if (issued >= ring)
                     ptx_mbarrier_wait(&empty[issued % ring], (issued / ring + 1) % 2);

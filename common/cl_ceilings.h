@@ -25,10 +25,10 @@ typedef struct {
 /**
  * Measures the ceilings (about 0.2 s) with the bench's stream, events and flush: the read probe
  * streams min(4 GiB, free/4) bytes, a tile of 16-byte loads per block; the copy probe copies half
- * of that buffer into the other half, tile by tile (bytes read plus bytes written); the FMA probe runs 8 independent FMA chains
- * per thread on a full grid for ~9 ms per run, as long as the FP32-bound kernels it is compared
- * with, so both see the same clocks. Each is the median of 10 timed runs, the statistic the lessons
- * report for their own times.
+ * of that buffer into the other half, tile by tile (bytes read plus bytes written); the FMA probe
+ * runs 8 independent FMA chains per thread on a full grid for ~9 ms per run, as long as the
+ * FP32-bound kernels it is compared with, so both see the same clocks. Each is the median of 10
+ * timed runs, the statistic the lessons report for their own times.
  */
 cl_ceilings cl_measure_ceilings(cl_bench *b);
 

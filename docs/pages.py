@@ -361,7 +361,7 @@ def versions_block(r, d, part, case, where, with_results_page, elsewhere=()):
              f"{r.ceiling_name if len(r.ceilings) == 1 else 'case' + chr(39) + 's ceiling'}"
              + (f", × {r.base} (> 1: faster)" if r.base else "") + f".{every}\n\n"
              "| version | kind | time (ms) | % of ceiling | this step | since v1 |"
-             + (" × library |" if r.base else "") + " where it wins |\n|---|---|--:|--:|--:|--:|"
+             + (" × library |" if r.base else "") + " where it beats its parent |\n|---|---|--:|--:|--:|--:|"
              + ("--:|" if r.base else "") + "---|\n")
     rows = [(v.stem, v) for v in d.part_versions(part)]
     rows += [(b, None) for b in r.versions if b.startswith("baseline_")]

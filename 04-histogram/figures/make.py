@@ -144,7 +144,7 @@ def warp_copies():
     fig = svgfig.Figure(820, 412, "Warp copies: one histogram per warp, bank conflicts return")
     header(fig, "v7 → v8: one copy per warp instead of per lane (a loss)",
            "512 threads = 16 warps, each with its own B counters, one copy after another "
-           "(B = 256 pixels here).")
+           "(B = 256 bins here).")
     bx, by, bw, bh = 16, 84, 84, 16
     fig.text(bx, by - 8, "shared memory", size=12, color=MUTED)
     for w in range(16):

@@ -216,10 +216,10 @@ def kernel_ends():
     notes(fig, 16, 374, [
         "Before either block may signal the other's barriers, both must have set them up: the "
         "start's barrier stays,",
-        "relaxed, since a fence has published the set-up. At the end only the stages can still "
-        "be reached from the partner,",
-        "and the producer's thread knows when each was last released: it waits for that, and "
-        "everyone else goes."], size=13)
+        "relaxed, since a fence has published the set-up. At the end the partner can reach only "
+        "the stages and their barriers,",
+        "and the producer's thread knows when each stage was last released: it waits for that, "
+        "and everyone else goes."], size=13)
     svgfig.save(fig, "kernel_ends")
 
 
