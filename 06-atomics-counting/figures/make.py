@@ -4,8 +4,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import svgfig  # noqa: E402
-from svgfig import (ACTIVE, ACTIVE_LIGHT, GOOD, GRID, HOT, IDLE, INK, MUTED, SHADES,  # noqa: E402
-                    header, notes)  # noqa: E402
+from svgfig import (ACTIVE, ACTIVE_LIGHT, GOOD, GRID, HOT, HOT_LIGHT, IDLE, INK, MUTED,  # noqa: E402
+                    SHADES, header, notes)  # noqa: E402
 
 LENGTHS = [3, 1, 5, 2, 12, 1, 4]  # toy container lengths: one long among short ones
 VALUES = [0.5, 1.5, -0.5, 2.0, 1.0, 0.5, 1.5, -1.0, 0.5, 1.0, 0.5, 1.5, 1.0, 0.5, 1.5, 1.0, -0.5,
@@ -401,6 +401,48 @@ def lane_tiles():
     svgfig.save(fig, "lane_tiles")
 
 
+# v14 -> v15: a block's slot is freed only when its last warp is done (a schematic, not to scale).
+WALKS = [3, 2, 3, 8, 2, 3, 2, 3]  # one warp's walk per warp of a block: one slow among quick ones
+
+
+def small_blocks():
+    fig = svgfig.Figure(820, 360, "v15: blocks of 4 warps, so a slow warp holds up fewer")
+    header(fig, "v14 → v15: blocks of 4 warps",
+           "The same 8 warps over time, one walking a tile of long containers (a schematic).")
+    unit = 30
+
+    def panel(x0, y, title, blocks):
+        fig.text(x0 - 112, y, title, size=14, bold=True)
+        row = 0
+        for b, warps in enumerate(blocks):
+            done = max(WALKS[w] for w in warps)
+            for w in warps:
+                ty = y + 14 + row * 24
+                fig.text(x0 - 8, ty + 15, f"block {b}, warp {w % len(warps)}", size=12, anchor="end")
+                fig.rect(x0, ty, WALKS[w] * unit, 20, fill=HOT if WALKS[w] == 8 else ACTIVE,
+                         stroke=GRID)
+                if WALKS[w] < done:
+                    fig.rect(x0 + WALKS[w] * unit, ty, (done - WALKS[w]) * unit, 20,
+                             fill=HOT_LIGHT, stroke=GRID)
+                if done < 8:
+                    fig.rect(x0 + done * unit, ty, (8 - done) * unit, 20, fill=IDLE, stroke=GRID)
+                row += 1
+            top, bottom = y + 10 + (row - len(warps)) * 24, y + 38 + (row - 1) * 24
+            fig.line(x0 + done * unit, top, x0 + done * unit, bottom, color=INK, width=2)
+            if done < 8:
+                fig.text(x0 + done * unit + 6, bottom + 12, "slot free: the next block", size=11,
+                         color=GOOD)
+
+    panel(136, 76, "v14: one block of 8 warps", [list(range(8))])
+    panel(540, 76, "v15: two blocks of 4", [[0, 1, 2, 3], [4, 5, 6, 7]])
+    notes(fig, 16, 318, [
+        "Blue: a warp walks its containers; orange: the slow one; light orange: done, waiting at "
+        "the block's count, its registers",
+        "and shared memory held. v14: 7 warps wait for the slow one. v15: 3 wait, and the other "
+        "block's slot goes to the next block."], size=13)
+    svgfig.save(fig, "small_blocks")
+
+
 if __name__ == "__main__":
     csr()
     lane_groups()
@@ -409,3 +451,4 @@ if __name__ == "__main__":
     staged_run()
     equal_slices()
     lane_tiles()
+    small_blocks()
