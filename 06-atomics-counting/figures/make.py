@@ -408,7 +408,7 @@ WALKS = [3, 2, 3, 8, 2, 3, 2, 3]  # one warp's walk per warp of a block: one slo
 def small_blocks():
     fig = svgfig.Figure(820, 360, "v15: blocks of 4 warps, so a slow warp holds up fewer")
     header(fig, "v14 → v15: blocks of 4 warps",
-           "The same 8 warps over time, one walking a tile of long containers (a schematic).")
+           "The same 8 warps over time, one walking a tile with several times the floats (a schematic).")
     unit = 30
 
     def panel(x0, y, title, blocks):
