@@ -304,6 +304,73 @@ def check_lesson(root, lesson):
                             f"{' '.join(f'{s}({k})' for s, k in rows) or 'nothing'}; the "
                             f"description's part {part} is "
                             f"{' '.join(f'{s}({k})' for s, k in want) or 'empty'}")
+    problems += check_excerpts(root, lesson, [part_pages(root, lesson)[p]
+                                              for p in sorted(part_pages(root, lesson))])
+    return problems
+
+
+def code_text(path_list):
+    """The code of the files, comments taken out and all white space made one space: the text a
+    page's excerpt is looked up in (so that a line the formatter wrapped still matches)."""
+    text = ""
+    for path in path_list:
+        with open(path, encoding="utf-8") as f:
+            text += f.read() + "\n"
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    return " " + re.sub(r"\s+", " ", text) + " "
+
+
+def excerpt_line(line):
+    """A line of a page's code block as code: its comment taken out, white space made one space;
+    empty when nothing is left or the line elides code ("..." or "…" anywhere)."""
+    if "..." in line or "\u2026" in line:
+        return ""
+    line = re.sub(r"/\*.*?(\*/|$)", " ", line)
+    line = re.sub(r"//.*$", " ", line)
+    return re.sub(r"\s+", " ", line).strip()
+
+
+def check_excerpts(root, lesson, pages):
+    """Every step's code on a lesson's pages quotes the code (the contract: a page shows the changed
+    lines of every step): under '### vA → vB', each line of a ```c or ```cuda block, comments aside,
+    is code of vB; in a ```diff block a '-' line is vA's, a '+' line vB's, a ' ' line either's.
+    The lesson's other sources (headers, ptx.h, the harness) count as both, since a step may show
+    the helper it calls. Lines that elide ("...") are not checked."""
+    problems = []
+    folder = os.path.join(root, lesson)
+    shared = [os.path.join(folder, f) for f in sorted(os.listdir(folder))
+              if re.match(r"^[a-z_]+\.(h|cuh|cu)$", f)]
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        steps = re.finditer(r"^### (?:.* )?(v[0-9]+) → (v[0-9]+)[^\n]*\n(.*?)(?=^#{2,3} |\Z)",
+                            text, flags=re.S | re.M)
+        for step in steps:
+            source = {}
+            for k in (step.group(1), step.group(2)):
+                found = [f for f in os.listdir(folder) if re.match(rf"^{k}_[a-z0-9_]+\.cu$", f)]
+                source[k] = code_text([os.path.join(folder, f) for f in found] + shared)
+            parent, child = source[step.group(1)], source[step.group(2)]
+            for block in re.finditer(r"^```(c|cuda|diff)\n(.*?)^```", step.group(3),
+                                     flags=re.S | re.M):
+                in_comment = False  # inside a /* ... */ that an earlier line opened
+                for line in block.group(2).split("\n"):
+                    if block.group(1) == "diff":
+                        mark, line = line[:1], line[1:]
+                        pools = {"-": [parent], "+": [child]}.get(mark, [parent, child])
+                    else:
+                        pools = [child]
+                    code_part = line
+                    if in_comment:
+                        code_part = line.split("*/", 1)[1] if "*/" in line else ""
+                    in_comment = (in_comment and "*/" not in line) or \
+                        code_part.rfind("/*") > code_part.rfind("*/")
+                    code = excerpt_line(code_part)
+                    if code and not any(f" {code} " in pool for pool in pools):
+                        problems.append(f"{os.path.relpath(page, root)}: "
+                                        f"{step.group(1)} → {step.group(2)} quotes a line its "
+                                        f"source does not hold: {line.strip()}")
     return problems
 
 
