@@ -61,6 +61,12 @@ static __device__ void stage_plain(float4 *staged, const float *values, size_t b
         staged[i * 32 + lane] = part[i];
 }
 
+/* Marks float p of the chunk as the first of a segment. */
+static __device__ void mark(unsigned *starts, unsigned p)
+{
+    atomicOr(&starts[p / 32], 1u << (p % 32));
+}
+
 /* Bits first … first + SLICE − 1 of the bitmap: bit i set when a segment starts at float
    first + i. */
 static __device__ unsigned slice_marks(const unsigned *starts, unsigned first)
@@ -97,7 +103,22 @@ static __device__ float walk_slice(float *sums, const float4 *staged, unsigned m
     return run;
 }
 
-#include "segments.cuh"
+/* A scan over the lanes of (open segment, holds a mark), cut at the marks: returns the sum of the
+   segment open at the end of this lane's slice, from its start. `carried` is the one the last
+   chunk left open, which lane 0's slice continues unless it holds a mark. Warp-uniform. */
+static __device__ float chain_open(float open, unsigned marks, float carried)
+{
+    const unsigned lane = threadIdx.x % 32;
+    float chain = open + (lane == 0 && !marks ? carried : 0.0f);
+    int cut = marks != 0;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const float before = __shfl_up_sync(FULL_MASK, chain, offset);
+        const int before_cut = __shfl_up_sync(FULL_MASK, cut, offset);
+        if ((int)lane >= offset && !cut)
+            chain += before, cut = before_cut;
+    }
+    return chain;
+}
 
 __global__ void __launch_bounds__(BLOCK_SIZE, MIN_BLOCKS)
     count_short(const float *values, const size_t *offsets, size_t n, size_t total, float limit,

@@ -47,60 +47,9 @@ static __device__ void count_block(unsigned long long *count, unsigned over)
     }
 }
 
-#define CHUNK 384 /* floats a warp stages at once (v12's 640) */
-#include "runs.cuh"
+#include "segments.cuh" /* v13's chunk of CHUNK floats, its slices and their walk */
 
-#define SLICE         (CHUNK / 32) /* floats per lane: 12, three float4s */
-#define WORDS         (CHUNK / 32) /* 32-bit words of a chunk's bitmap */
-#define PER_LANE_MOST 3            /* containers per lane at short lengths */
-
-/* Float4 i stays at i: lane l's reads (3l to 3l + 2) and the stores are conflict-free. */
-static __device__ void stage_plain(float4 *staged, const float *values, size_t base, size_t hi,
-                                   size_t total)
-{
-    const unsigned lane = threadIdx.x % 32;
-    float4 part[CHUNK / 128];
-    load_chunk(part, CHUNK / 128, values, base, hi, total);
-#pragma unroll
-    for (int i = 0; i < CHUNK / 128; i++)
-        staged[i * 32 + lane] = part[i];
-}
-
-/* Bits first … first + SLICE − 1 of the bitmap: bit i set when a segment starts at first + i. */
-static __device__ unsigned slice_marks(const unsigned *starts, unsigned first)
-{
-    const unsigned word = first / 32, shift = first % 32;
-    unsigned bits = starts[word] >> shift;
-    if (shift + SLICE > 32)
-        bits |= starts[word + 1] << (32 - shift);
-    return bits & ((1u << SLICE) - 1);
-}
-
-/* Sums the lane's slice by segments, each one that ends inside it stored at its last float (the
-   first without earlier slices' floats, which the scan adds); returns the segment left open. */
-static __device__ float walk_slice(float *sums, const float4 *staged, unsigned marks)
-{
-    const unsigned lane = threadIdx.x % 32;
-    float x[SLICE];
-#pragma unroll
-    for (int q = 0; q < SLICE / 4; q++) {
-        const float4 v = staged[lane * (SLICE / 4) + q];
-        x[4 * q] = v.x, x[4 * q + 1] = v.y, x[4 * q + 2] = v.z, x[4 * q + 3] = v.w;
-    }
-    float run = 0.0f;
-#pragma unroll
-    for (int i = 0; i < SLICE; i++) {
-        if (marks >> i & 1) {
-            if (i > 0)
-                sums[lane * SLICE + i - 1] = run;
-            run = 0.0f;
-        }
-        run += x[i];
-    }
-    return run;
-}
-
-#include "segments.cuh"
+#define PER_LANE_MOST 3 /* containers per lane at short lengths */
 
 /* Sums the staged chunk by the segments `starts` marks, each sum stored at its segment's last
    float; takes the segment the last chunk left open and returns the one this chunk leaves.
