@@ -4,7 +4,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import svgfig  # noqa: E402
-from svgfig import (ACTIVE, ACTIVE_LIGHT, GOOD, GRID, HOT, HOT_LIGHT, IDLE, INK, MUTED,  # noqa: E402
+from svgfig import (ACTIVE, ACTIVE_LIGHT, GOOD, GOOD_LIGHT, GRID, HOT, HOT_LIGHT, IDLE, INK, MUTED,  # noqa: E402
                     SHADES, header, notes)  # noqa: E402
 
 LENGTHS = [3, 1, 5, 2, 12, 1, 4]  # toy container lengths: one long among short ones
@@ -443,6 +443,84 @@ def small_blocks():
     svgfig.save(fig, "small_blocks")
 
 
+def short_tails():
+    fig = svgfig.Figure(820, 330, "v16: a run's last few floats summed in registers")
+    header(fig, "v15 → v16: a run's tail in registers, not in one more chunk",
+           "Toy sizes: 8 lanes, a chunk of 24 floats, a run of 27 floats (the lesson: 32 lanes, "
+           "384 floats, up to 32 past the chunk).")
+    size = 22
+    x0 = 40
+    run = [3, 2, 4, 1, 3, 2, 4, 3, 2, 3]  # toy container lengths: 27 floats
+    fills = shaded(run)
+    y = 92
+    fig.text(x0, y - 12, "v15: the 3 floats past the chunk take a second chunk", size=13,
+             bold=True)
+    fig.cells(x0, y, 24, size, fills[:24])
+    x1 = x0 + 24 * size + 24
+    fig.cells(x1, y, 3, size, fills[24:])
+    fig.rect(x1 + 3 * size, y, 5 * size, size, fill=IDLE, stroke=GRID)
+    fig.text(x0 + 12 * size, y + size + 18, "chunk 1: staged, bitmap, slices, scan", size=12,
+             anchor="middle")
+    fig.text(x1 + 4 * size, y + size + 18, "chunk 2: all of it again", size=12,
+             anchor="middle", color=HOT)
+    fig.text(x1 + 4 * size, y + size + 34, "for 3 floats", size=12, anchor="middle", color=HOT)
+    y = 200
+    fig.text(x0, y - 12, "v16: the tail comes with chunk 1, one float per lane, in registers",
+             size=13, bold=True)
+    fig.cells(x0, y, 24, size, fills[:24])
+    fig.text(x0 + 12 * size, y + size + 18, "chunk 1: as before", size=12, anchor="middle")
+    for lane in range(8):
+        lane_dot(fig, x1 + lane * size + size / 2, y - 4 + 0, lane, r=8)
+    fig.cells(x1, y + 8, 3, size, fills[24:])
+    fig.cells(x1 + 3 * size, y + 8, 5, size, IDLE, "0", label_size=11)
+    fig.text(x1 + 4 * size, y + size + 26, "a start mask by shuffles,", size=12,
+             anchor="middle", color=GOOD)
+    fig.text(x1 + 4 * size, y + size + 42, "one scan (chain_open)", size=12, anchor="middle",
+             color=GOOD)
+    notes(fig, 16, 306, [
+        "On uniform lengths about half the runs spill a few floats past their chunk; v16 loads "
+        "them with the chunk's loads."], size=13)
+    svgfig.save(fig, "short_tails")
+
+
+def dependent_launch():
+    fig = svgfig.Figure(820, 320, "v17: less between the two kernels")
+    header(fig, "v16 → v17: less between the two kernels",
+           "One call at 2^20 containers over time (a schematic, not to scale).")
+    x0, unit = 120, 26
+
+    def bar(y, start, length, label, fill, color=INK):
+        fig.rect(x0 + start * unit, y, length * unit, 26, fill=fill, stroke=GRID)
+        if label:
+            fig.text(x0 + (start + length / 2) * unit, y + 17, label, size=12, anchor="middle",
+                     color=color)
+
+    y = 86
+    fig.text(x0 - 10, y + 17, "v16", size=14, bold=True, anchor="end")
+    bar(y, 0, 2, "memset", HOT_LIGHT)
+    bar(y, 2.6, 12, "short kernel", ACTIVE_LIGHT)
+    bar(y, 15.4, 1.2, "", IDLE)
+    bar(y, 16.6, 8, "pieces: every block a ticket", HOT_LIGHT)
+    fig.text(x0 + 2.3 * unit, y + 44, "gap", size=11, anchor="middle", color=MUTED)
+    fig.text(x0 + 16 * unit, y + 44, "launch", size=11, anchor="middle", color=MUTED)
+    y = 176
+    fig.text(x0 - 10, y + 17, "v17", size=14, bold=True, anchor="end")
+    bar(y, 0, 12, "short kernel, its count into the list", ACTIVE_LIGHT)
+    fig.rect(x0 + 11.4 * unit, y + 30, 0.9 * unit, 20, fill=IDLE, stroke=GRID, dash="4 3")
+    fig.text(x0 + 11.8 * unit, y + 64, "pieces launched as the short kernel's last block leaves,",
+             size=11, anchor="middle", color=MUTED)
+    fig.text(x0 + 11.8 * unit, y + 78, "its blocks waiting for the writes (griddepcontrol.wait)",
+             size=11, anchor="middle", color=MUTED)
+    bar(y, 12, 3, "pieces", GOOD_LIGHT)
+    fig.text(x0 + 15.2 * unit, y + 17, "only blocks with pieces draw a ticket", size=12,
+             color=GOOD)
+    notes(fig, 16, 290, [
+        "v17 saves the memset, most of the gap between the kernels and the tickets of blocks "
+        "with no piece:",
+        "a few microseconds a call, whatever the size, so it matters most at 2^20."], size=13)
+    svgfig.save(fig, "dependent_launch")
+
+
 if __name__ == "__main__":
     csr()
     lane_groups()
@@ -452,3 +530,5 @@ if __name__ == "__main__":
     equal_slices()
     lane_tiles()
     small_blocks()
+    short_tails()
+    dependent_launch()
