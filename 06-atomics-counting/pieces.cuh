@@ -1,6 +1,6 @@
 /**
  * @file pieces.cuh
- * @brief The list of pieces that v8 to v14 hand from their first kernel to their second (v8's
+ * @brief The list of pieces that v8 to v17 hand from their first kernel to their second (v8's
  * plumbing, reused unchanged): long containers cut into pieces of PIECE floats, each summed by one
  * warp of the second kernel (count_pieces, in each version file); a container of several pieces is
  * finished in its slot (slots.cuh) by the warp that draws the last ticket. The list, the pieces and
@@ -19,7 +19,7 @@
 typedef struct {
     unsigned long long pieces; /* pieces listed so far */
     unsigned blocks_done;      /* the second kernel's blocks that have finished */
-    unsigned long long over;   /* a count kept here instead of in *count (an exercise's solution) */
+    unsigned long long over;   /* v17: the count, kept here until the pieces kernel moves it out */
 } piece_list;
 
 /* The most pieces a problem can list: every container longer than short_max, cut every PIECE. */

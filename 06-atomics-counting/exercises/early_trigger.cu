@@ -352,15 +352,17 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
 
 /* The second kernel: as many blocks as the GPU holds, over every piece the first one listed. On
    sm_90 and later it may start before the first ends (its blocks wait in griddepcontrol.wait);
-   older GPUs have no such wait, and get a plain launch. */
+   elsewhere it gets a plain launch. */
 static void launch_pieces(const float *values, const size_t *offsets, float limit,
                           unsigned long long *count, const piece_workspace *w, cudaStream_t stream)
 {
-    static int major = -1; /* read once, not on every (timed) call */
-    if (major < 0) {
-        int device;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    /* early only if its blocks wait: built from PTX for sm_90 on (a kernel JIT-built from older
+       PTX has no griddepcontrol.wait on any GPU); read once, not on every call */
+    static int has_wait = -1;
+    if (has_wait < 0) {
+        struct cudaFuncAttributes attributes;
+        CL_CUDA_CHECK(cudaFuncGetAttributes(&attributes, (const void *)count_pieces));
+        has_wait = attributes.ptxVersion >= 90;
     }
     cudaLaunchAttribute early;
     early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -370,7 +372,7 @@ static void launch_pieces(const float *values, const size_t *offsets, float limi
     config.blockDim = dim3(BLOCK_SIZE);
     config.stream = stream;
     config.attrs = &early;
-    config.numAttrs = major >= 9;
+    config.numAttrs = has_wait;
     CL_CUDA_CHECK(cudaLaunchKernelEx(&config, count_pieces, values, offsets, limit, count, w->list,
                                      (const size_t *)w->piece_container,
                                      (const size_t *)w->piece_first, w->slot_sums,

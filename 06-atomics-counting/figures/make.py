@@ -512,8 +512,8 @@ def dependent_launch():
     fig.text(x0 + 11.8 * unit, y + 78, "its blocks waiting for the writes (griddepcontrol.wait)",
              size=11, anchor="middle", color=MUTED)
     bar(y, 12, 3, "pieces", GOOD_LIGHT)
-    fig.text(x0 + 15.2 * unit, y + 17, "only blocks with pieces draw a ticket", size=12,
-             color=GOOD)
+    fig.text(x0 + 15.2 * unit, y + 17, "a ticket only from blocks with pieces (and block 0)",
+             size=12, color=GOOD)
     notes(fig, 16, 290, [
         "v17 saves the memset, most of the gap between the kernels and the tickets of blocks "
         "with no piece:",
