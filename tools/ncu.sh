@@ -25,3 +25,11 @@ cl_ncu() {
   shift 2
   cl_ncu_run -k regex:"$kernels" --metrics "$metrics" -- "$@" --repeat 1 --warmup 0 --no-check
 }
+
+# A filter for cl_ncu_run's output with CL_NCU_LAUNCHES > 1: drops the harness's own kernels (the
+# read probe that measures the ceiling, the L2 flush between timed runs) and their metrics, keeping
+# the lesson's and the library's kernels in launch order.
+cl_ncu_drop_harness() {
+  awk '/^[a-z0-9_]+__[a-z]/ { if (!harness) print; next }
+       { harness = ($0 ~ /^(read_probe|l2_clean_read|fma_probe)\(/); if (!harness) print }'
+}
