@@ -350,6 +350,20 @@ static __device__ __forceinline__ void ptx_cluster_sync_relaxed(void)
                      : "memory");
 }
 
+/** Lets a grid launched as this one's programmatic dependent start (sm_90): it may run before this
+ * grid ends, until its own ptx_griddep_wait(). */
+static __device__ __forceinline__ void ptx_griddep_launch_dependents(void)
+{
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+/** Waits until the grids this one was launched as a programmatic dependent of have finished and
+ * their writes are visible (at once for an ordinary launch). */
+static __device__ __forceinline__ void ptx_griddep_wait(void)
+{
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+
 /** Arrives on the mbarrier at the same place as @p barrier in the shared memory of the cluster's
  * block @p rank (this block's own included). */
 static __device__ __forceinline__ void ptx_mbarrier_arrive_cluster(uint64_t *barrier, unsigned rank)

@@ -356,6 +356,41 @@ def c_swizzle():
     svgfig.save(fig, "c_swizzle")
 
 
+def zero_overlap():
+    fig = svgfig.Figure(820, 300, "v15: C zeroed while the product starts")
+    header(fig, "v14 → v15: C zeroed while the product starts",
+           "One call that splits k, over time (a schematic, not to scale).")
+    x0, unit = 120, 26
+
+    def bar(y, start, length, label, fill, color=INK, height=26):
+        fig.rect(x0 + start * unit, y, length * unit, height, fill=fill, stroke=GRID)
+        if label:
+            fig.text(x0 + (start + length / 2) * unit, y + height / 2 + 5, label, size=12,
+                     anchor="middle", color=color)
+
+    y = 86
+    fig.text(x0 - 10, y + 17, "v14", size=14, bold=True, anchor="end")
+    bar(y, 0, 2.4, "memset", HOT_LIGHT)
+    bar(y, 2.4, 1.2, "", IDLE)
+    bar(y, 3.6, 9, "product: loads, wgmma", ACTIVE_LIGHT)
+    bar(y, 12.6, 3.2, "adds into C", ACTIVE_LIGHT)
+    fig.text(x0 + 3.0 * unit, y + 44, "launch", size=11, anchor="middle", color=MUTED)
+    y = 170
+    fig.text(x0 - 10, y + 17, "v15", size=14, bold=True, anchor="end")
+    bar(y, 0, 9, "product: loads, wgmma", ACTIVE_LIGHT)
+    bar(y, 9, 3.2, "adds into C", ACTIVE_LIGHT)
+    bar(y + 32, 0, 2.4, "zero_c", GOOD_LIGHT, height=20)
+    fig.line(x0 + 9 * unit, y - 6, x0 + 9 * unit, y + 56, color=GOOD, width=2, dash="4 3")
+    fig.text(x0 + 9 * unit + 6, y + 50, "griddepcontrol.wait: zero_c done, its writes visible",
+             size=11, color=GOOD)
+    notes(fig, 16, 262, [
+        "zero_c lets the product launch at once (griddepcontrol.launch_dependents); only the thread "
+        "that adds a box into C",
+        "waits for it. A product that does not split k has nothing to zero and launches as before."],
+        size=13)
+    svgfig.save(fig, "zero_overlap")
+
+
 if __name__ == "__main__":
     wgmma()
     tma_ring()
@@ -365,3 +400,4 @@ if __name__ == "__main__":
     kernel_ends()
     mma_fragments()
     c_swizzle()
+    zero_overlap()
