@@ -40,7 +40,7 @@ int tc_sm_count(void);
 /** A launch in clusters along x (cudaLaunchKernelEx(&launch.config, kernel, args...)). */
 typedef struct {
     cudaLaunchConfig_t config;
-    cudaLaunchAttribute cluster_shape; /* config.attrs points here: set up in place, never copied */
+    cudaLaunchAttribute cluster_shape; /* config.attrs points here (a copy must repoint it) */
     int resident_clusters;             /* clusters of this kernel that the GPU runs at once */
 } tc_cluster_launch;
 

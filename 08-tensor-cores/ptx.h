@@ -82,6 +82,24 @@ static __device__ __forceinline__ void ptx_mma_m16n8k16_bf16(float *acc, const u
 
 #endif
 
+/** Lets a grid launched as this one's programmatic dependent start (sm_90 on; nothing before): it
+ * may run before this grid ends, until its own ptx_griddep_wait(). */
+static __device__ __forceinline__ void ptx_griddep_launch_dependents(void)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/** Waits until the grids this one was launched as a programmatic dependent of have finished and
+ * their writes are visible (at once for an ordinary launch; nothing before sm_90). */
+static __device__ __forceinline__ void ptx_griddep_wait(void)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 #if PTX_HAVE_WGMMA
 
 /** A shared-memory pointer as the 32-bit address PTX's shared state space uses. */
@@ -348,20 +366,6 @@ static __device__ __forceinline__ void ptx_cluster_sync_relaxed(void)
     asm volatile("barrier.cluster.arrive.relaxed.aligned;\n"
                  "barrier.cluster.wait.aligned;\n" ::
                      : "memory");
-}
-
-/** Lets a grid launched as this one's programmatic dependent start (sm_90): it may run before this
- * grid ends, until its own ptx_griddep_wait(). */
-static __device__ __forceinline__ void ptx_griddep_launch_dependents(void)
-{
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-}
-
-/** Waits until the grids this one was launched as a programmatic dependent of have finished and
- * their writes are visible (at once for an ordinary launch). */
-static __device__ __forceinline__ void ptx_griddep_wait(void)
-{
-    asm volatile("griddepcontrol.wait;" ::: "memory");
 }
 
 /** Arrives on the mbarrier at the same place as @p barrier in the shared memory of the cluster's

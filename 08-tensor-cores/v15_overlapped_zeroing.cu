@@ -1,16 +1,17 @@
 /**
  * @file v15_overlapped_zeroing.cu
- * @brief v15: v14 with C zeroed for the slices by a kernel the product overlaps: the product is
- * its programmatic dependent, and waits for it only before its first add into C.
+ * @brief v15: v14 with C zeroed for the slices by a kernel whose programmatic dependent the
+ * product is: no memset, no gap between the launches, and a wait only before the adds into C.
  *
  * When k is split, the slices add into C, so C must be zero first: v14 runs a memset, and the
  * product's launch waits for it to end. At the shapes that split k the whole call lasts 15 to 50
  * µs, and the memset and the gap after it are microseconds of it. Here a kernel zeroes C and at
  * once lets the next launch start (griddepcontrol.launch_dependents); the product is launched with
- * programmatic stream serialization, so its clusters load and multiply while C is zeroed, and the
- * thread that adds a box into C first waits in griddepcontrol.wait until the zeroing grid has
- * finished and its writes are visible. A product that does not split k stores C as before, with
- * no zeroing and an ordinary launch.
+ * programmatic stream serialization, so its launch is processed while C is zeroed and its blocks
+ * start as the zeroing blocks leave (a product block fills an SM's registers, so the two do not
+ * share one), and the thread that adds a box into C first waits in griddepcontrol.wait until the
+ * zeroing grid has finished and its writes are visible. A product that does not split k stores C as
+ * before, with no zeroing and an ordinary launch.
  */
 #include "cl_cuda_check.h"
 #include "launch.h"
@@ -140,7 +141,7 @@ static __device__ __forceinline__ void tile_loop(const CUtensorMap *map_a, const
                             ptx_tma_store_2d(map_c, buffer, col0, row);
                             ptx_tma_store_2d(map_c, buffer + C_BOX_BYTES, col0 + C_BOX_COLS, row);
                         } else { /* C += the box: the slices of this tile meet in L2 */
-                            ptx_griddep_wait(); /* C's zeros are written and visible */
+                            ptx_griddep_wait(); /* C's zeros are there (at once after the first) */
                             ptx_tma_reduce_add_2d(map_c, buffer, col0, row);
                             ptx_tma_reduce_add_2d(map_c, buffer + C_BOX_BYTES, col0 + C_BOX_COLS,
                                                   row);
@@ -222,12 +223,11 @@ size_t gemm_workspace_bytes(int m, int n, int k)
 }
 
 /* Zeroes C's count floats (as float4s) for the slices to add into, letting the product's launch
-   start at once: one block per SM, so that the product's clusters fit beside it. */
+   start at once; one block per SM, done in a moment, whose SM a product block takes as it leaves.
+ */
 __global__ void __launch_bounds__(256) zero_c(float4 *c, size_t count)
 {
-#if __CUDA_ARCH__ >= 900
     ptx_griddep_launch_dependents();
-#endif
     for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < count; i += (size_t)gridDim.x * 256)
         c[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
@@ -271,7 +271,9 @@ void gemm(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n
     const int slice_steps = ((k + BK - 1) / BK + slices - 1) / slices;
     const long long units = count_pairs(m, n, BN_MAX >> 2 * width) * slices;
     tc_cluster_grid(&launch, units);
-    /* the slices add into zeros, written while the product starts: its programmatic dependent */
+    /* the slices add into zeros, written by zero_c, whose programmatic dependent the product is: it
+       waits for zero_c only before adding into C. Its loads of A and B need no wait: zero_c is an
+       ordinary launch, so the pad_rows before it have finished when it starts. */
     cudaLaunchAttribute attributes[2] = {launch.cluster_shape};
     attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attributes[1].val.programmaticStreamSerializationAllowed = 1;

@@ -357,8 +357,8 @@ def c_swizzle():
 
 
 def zero_overlap():
-    fig = svgfig.Figure(820, 300, "v15: C zeroed while the product starts")
-    header(fig, "v14 → v15: C zeroed while the product starts",
+    fig = svgfig.Figure(820, 300, "v15: no gap for zeroing C")
+    header(fig, "v14 → v15: no gap for zeroing C",
            "One call that splits k, over time (a schematic, not to scale).")
     x0, unit = 120, 26
 
@@ -371,25 +371,28 @@ def zero_overlap():
     y = 86
     fig.text(x0 - 10, y + 17, "v14", size=14, bold=True, anchor="end")
     bar(y, 0, 2.4, "memset", HOT_LIGHT)
-    bar(y, 2.4, 1.2, "", IDLE)
-    bar(y, 3.6, 9, "product: loads, wgmma", ACTIVE_LIGHT)
-    bar(y, 12.6, 3.2, "adds into C", ACTIVE_LIGHT)
-    fig.text(x0 + 3.0 * unit, y + 44, "launch", size=11, anchor="middle", color=MUTED)
+    bar(y, 2.4, 1.6, "", IDLE)
+    bar(y, 4.0, 9, "product: loads, wgmma", ACTIVE_LIGHT)
+    bar(y, 13.0, 3.2, "adds into C", ACTIVE_LIGHT)
+    fig.text(x0 + 3.2 * unit, y + 44, "launch", size=11, anchor="middle", color=MUTED)
     y = 170
     fig.text(x0 - 10, y + 17, "v15", size=14, bold=True, anchor="end")
-    bar(y, 0, 9, "product: loads, wgmma", ACTIVE_LIGHT)
-    bar(y, 9, 3.2, "adds into C", ACTIVE_LIGHT)
-    bar(y + 32, 0, 2.4, "zero_c", GOOD_LIGHT, height=20)
-    fig.line(x0 + 9 * unit, y - 6, x0 + 9 * unit, y + 56, color=GOOD, width=2, dash="4 3")
-    fig.text(x0 + 9 * unit + 6, y + 50, "griddepcontrol.wait: zero_c done, its writes visible",
+    bar(y, 0, 2.4, "zero_c", GOOD_LIGHT)
+    bar(y, 2.4, 9, "product: loads, wgmma", ACTIVE_LIGHT)
+    bar(y, 11.4, 3.2, "adds into C", ACTIVE_LIGHT)
+    fig.line(x0 + 11.4 * unit, y - 6, x0 + 11.4 * unit, y + 40, color=GOOD, width=2, dash="4 3")
+    fig.text(x0 + 11.4 * unit + 6, y + 44, "griddepcontrol.wait: zero_c done, its writes visible",
              size=11, color=GOOD)
+    fig.text(x0 + 1.2 * unit, y + 44, "the product's launch", size=11, anchor="middle",
+             color=MUTED)
+    fig.text(x0 + 1.2 * unit, y + 58, "processed meanwhile", size=11, anchor="middle",
+             color=MUTED)
     notes(fig, 16, 262, [
-        "zero_c lets the product launch at once (griddepcontrol.launch_dependents); only the thread "
-        "that adds a box into C",
-        "waits for it. A product that does not split k has nothing to zero and launches as before."],
+        "zero_c lets the product launch at once (griddepcontrol.launch_dependents); its blocks take "
+        "the SMs as zero_c's leave.",
+        "A product that does not split k has nothing to zero and launches as before."],
         size=13)
     svgfig.save(fig, "zero_overlap")
-
 
 if __name__ == "__main__":
     wgmma()
