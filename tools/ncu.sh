@@ -7,6 +7,7 @@
 #                                        per metric
 #   cl_ncu_run NCU_OPTIONS... -- COMMAND  the same for any command, with more ncu options (-s N...)
 #   CL_NCU_LAUNCHES=N (environment)      profile the first N matching launches instead of one
+#   ... | cl_ncu_drop_harness            with N > 1: leaves out the harness's probe and flushes
 cl_ncu_header() {
   echo "# ncu $(ncu --version | tail -1), $1, one launch each, clocks as found (--clock-control none)"
 }
