@@ -8,6 +8,8 @@
 #   cl_ncu_run NCU_OPTIONS... -- COMMAND  the same for any command, with more ncu options (-s N...)
 #   CL_NCU_LAUNCHES=N (environment)      profile the first N matching launches instead of one
 #   ... | cl_ncu_drop_harness            with N > 1: leaves out the harness's probe and flushes
+#   cl_ncu_all METRICS PROGRAM ARGS      every kernel of one unchecked, untimed call (its first 12
+#                                        launches), less the harness's probe and flushes
 cl_ncu_header() {
   echo "# ncu $(ncu --version | tail -1), $1, one launch each, clocks as found (--clock-control none)"
 }
@@ -33,4 +35,11 @@ cl_ncu() {
 cl_ncu_drop_harness() {
   awk '/^[a-z0-9_]+__[a-z]/ { if (!harness) print; next }
        { harness = ($0 ~ /^(read_probe|l2_clean_read|fma_probe)\(/); if (!harness) print }'
+}
+
+cl_ncu_all() {
+  local metrics="$1"
+  shift
+  CL_NCU_LAUNCHES="${CL_NCU_LAUNCHES:-12}" cl_ncu_run --metrics "$metrics" -- "$@" --repeat 1 \
+    --warmup 0 --no-check | cl_ncu_drop_harness
 }

@@ -17,8 +17,7 @@ metrics=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_bytes.sum,sm__cycles_
     for v in v15_padded_operands v12_predicated_edges baseline_cublas; do
       echo "## $v, $shape"
       # shellcheck disable=SC2086
-      CL_NCU_LAUNCHES=12 cl_ncu_run --metrics "$metrics" -- "$bin/$v" $shape --repeat 1 --warmup 0 --no-check |
-        cl_ncu_drop_harness
+      cl_ncu_all "$metrics" "$bin/$v" $shape
     done
   done
 } > "$results/02-gemm-ncu-odd-sizes.txt"

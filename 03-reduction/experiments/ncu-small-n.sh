@@ -15,8 +15,7 @@ metrics=gpu__time_duration.sum,dram__bytes_read.sum,sm__cycles_active.avg,launch
   cl_ncu_header "every kernel of one unchecked call at 2^20 floats (the harness's probe and L2 flushes left out)"
   for v in v9_one_pass baseline_cub; do
     echo "## $v, --n 2^20: the kernels"
-    CL_NCU_LAUNCHES=12 cl_ncu_run --metrics "$metrics" -- "$bin/$v" --n 2^20 --repeat 1 --warmup 0 --no-check |
-        cl_ncu_drop_harness
+    cl_ncu_all "$metrics" "$bin/$v" --n 2^20
   done
   for v in v9_one_pass baseline_cub; do
     echo "## $v, --n 2^20: the program's own timing (its timed runs, no profiler)"

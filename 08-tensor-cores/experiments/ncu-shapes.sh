@@ -19,8 +19,7 @@ metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t
     for v in v14_light_barriers v11_split_k_in_l2 baseline_cublas; do
       echo "## $v, $shape"
       # shellcheck disable=SC2086
-      CL_NCU_LAUNCHES=12 cl_ncu_run --metrics "$metrics" -- "$bin/$v" $shape --repeat 1 --warmup 0 --no-check |
-        cl_ncu_drop_harness
+      cl_ncu_all "$metrics" "$bin/$v" $shape
     done
   done
 } > "$results/08-tensor-cores-ncu-shapes.txt"
