@@ -98,6 +98,14 @@ class Figure:
                     self.text(x + i * size + size / 2, y + size / 2 + label_size * 0.36, label,
                               size=label_size, anchor="middle")
 
+    def labeled_box(self, x, y, w, h, label, fill, size=12, color=INK, stroke=GRID):
+        """A box from (x, y), w wide and h tall, with label centred in it: a span on a timeline,
+        a stage of a pipeline."""
+        self.rect(x, y, w, h, fill=fill, stroke=stroke)
+        if label:
+            self.text(x + w / 2, y + h / 2 + size * 0.36, label, size=size, anchor="middle",
+                      color=color)
+
     def svg(self):
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:g}" '

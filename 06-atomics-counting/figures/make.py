@@ -490,10 +490,7 @@ def dependent_launch():
     x0, unit = 120, 26
 
     def bar(y, start, length, label, fill, color=INK):
-        fig.rect(x0 + start * unit, y, length * unit, 26, fill=fill, stroke=GRID)
-        if label:
-            fig.text(x0 + (start + length / 2) * unit, y + 17, label, size=12, anchor="middle",
-                     color=color)
+        fig.labeled_box(x0 + start * unit, y, length * unit, 26, label, fill, color=color)
 
     y = 86
     fig.text(x0 - 10, y + 17, "v16", size=14, bold=True, anchor="end")

@@ -362,11 +362,8 @@ def zero_overlap():
            "One call that splits k, over time (a schematic, not to scale).")
     x0, unit = 120, 26
 
-    def bar(y, start, length, label, fill, color=INK, height=26):
-        fig.rect(x0 + start * unit, y, length * unit, height, fill=fill, stroke=GRID)
-        if label:
-            fig.text(x0 + (start + length / 2) * unit, y + height / 2 + 5, label, size=12,
-                     anchor="middle", color=color)
+    def bar(y, start, length, label, fill):
+        fig.labeled_box(x0 + start * unit, y, length * unit, 26, label, fill)
 
     y = 86
     fig.text(x0 - 10, y + 17, "v14", size=14, bold=True, anchor="end")
