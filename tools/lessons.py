@@ -304,8 +304,7 @@ def check_lesson(root, lesson):
                             f"{' '.join(f'{s}({k})' for s, k in rows) or 'nothing'}; the "
                             f"description's part {part} is "
                             f"{' '.join(f'{s}({k})' for s, k in want) or 'empty'}")
-    problems += check_excerpts(root, lesson, [part_pages(root, lesson)[p]
-                                              for p in sorted(part_pages(root, lesson))])
+    problems += check_excerpts(root, lesson, [page for _, page in sorted(pages.items())])
     return problems
 
 
